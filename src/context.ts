@@ -1,0 +1,19 @@
+// What services need from the outside world, built once per app and passed down.
+import type pino from 'pino';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import type { Redis } from './db/redis.js';
+import type { Clock } from './lib/clock.js';
+import type { ScryptParams } from './lib/crypto.js';
+
+export interface Deps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  /** Present when REDIS_URL is configured. */
+  redis?: Redis;
+  /** Overridden only by tests, which cannot afford 32 MiB hashes for every sign-up. */
+  passwordParams?: ScryptParams;
+  /** A pino destination; tests capture it to prove secrets never reach the log. */
+  logStream?: pino.DestinationStream;
+}

@@ -1,0 +1,77 @@
+// Opens the one schema on either engine: better-sqlite3 in DATA_DIR by default, PostgreSQL
+// when DATABASE_URL is set. Dialect-specific SQL stays inside src/db/.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+// PostgreSQL returns bigint (int8) as a string to avoid precision loss. Our bigints are ids,
+// counts and millisecond timestamps, all far below 2^53, so numbers are safe.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+
+export interface OpenOptions {
+  databaseUrl?: string;
+  /** SQLite file; `:memory:` for throw-away databases. Ignored for PostgreSQL. */
+  sqliteFile?: string;
+  /** PostgreSQL schema to use (tests get a fresh one each). */
+  pgSchema?: string;
+  poolSize?: number;
+}
+
+export function sqliteFileIn(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true });
+  return join(dataDir, 'service.sqlite');
+}
+
+export function openDatabase(options: OpenOptions): Db {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  }
+  const file = options.sqliteFile ?? ':memory:';
+  const sqlite = new SQLite(file);
+  // WAL lets readers proceed during a write; busy_timeout waits out a concurrent writer
+  // (for example `svc migrate` while the server runs) instead of failing at once.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+/**
+ * Serialises writers that must see a consistent per-user count (for example the 25-key
+ * limit). PostgreSQL locks the user's row; SQLite's single connection already serialises
+ * transactions, so nothing more is needed there.
+ */
+export async function lockUserRow(trx: Transaction<Database>, dialect: DialectName, userId: number): Promise<void> {
+  if (dialect === 'postgres') {
+    await sql`select id from users where id = ${userId} for update`.execute(trx);
+  }
+}
+
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db.kysely);
+}
+
+/** True when the error is a unique-constraint violation on either engine. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string } | null;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

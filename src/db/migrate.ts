@@ -1,0 +1,33 @@
+// Ordered migrations, applied at start-up and by `svc migrate`. Each migration is built
+// for the dialect at hand, so both engines get native column types.
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Db, DialectName } from './database.js';
+import { accounts } from './migrations/0001_accounts.js';
+
+export type DialectMigration = (dialect: DialectName) => Migration;
+
+const MIGRATIONS: Record<string, DialectMigration> = {
+  '0001_accounts': accounts,
+};
+
+class ListProvider implements MigrationProvider {
+  constructor(private readonly dialect: DialectName) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, build]) => [name, build(this.dialect)]));
+  }
+}
+
+function migratorFor(db: Db): Migrator {
+  return new Migrator({ db: db.kysely as Kysely<unknown>, provider: new ListProvider(db.dialect) });
+}
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const { error, results } = await migratorFor(db).migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const all = await migratorFor(db).getMigrations();
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}

@@ -1,0 +1,42 @@
+// Every route declares who may call it in its options (`config.auth`), next to its path.
+// One hook applies the matching guard, and the OpenAPI security is derived from the same
+// declaration, so the description cannot disagree with the code.
+import type { Scope } from '../modules/api-keys/scopes.js';
+
+export type RouteAuth =
+  /** A key route. `scope` null = any key; 'full' = full-access keys only. */
+  | { kind: 'apiKey'; scope: Scope | 'full' | null }
+  | { kind: 'session' }
+  | { kind: 'admin' }
+  | { kind: 'public' };
+
+export interface Caller {
+  userId: number;
+  /** Set when the request came with an API key. */
+  keyId: number | null;
+  /** Set when the request came with a signed-in session. */
+  sessionId: number | null;
+  /** The key's scopes; empty means full access (always empty for sessions). */
+  scopes: Scope[];
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    caller?: Caller;
+  }
+}
+
+export const keyRoute = (scope: Scope | null = null) => ({ auth: { kind: 'apiKey', scope } as RouteAuth });
+export const fullAccessKeyRoute = () => ({ auth: { kind: 'apiKey', scope: 'full' } as RouteAuth });
+export const sessionRoute = () => ({ auth: { kind: 'session' } as RouteAuth });
+export const adminRoute = () => ({ auth: { kind: 'admin' } as RouteAuth });
+export const publicRoute = () => ({ auth: { kind: 'public' } as RouteAuth });
+
+/** The caller of a guarded route; the guard has already run, so absence is a bug. */
+export function callerOf(request: { caller?: Caller }): Caller {
+  if (!request.caller) throw new Error('route has no caller: is its auth declared?');
+  return request.caller;
+}

@@ -1,0 +1,33 @@
+// Small TypeBox builders shared by route schemas.
+import { type TSchema, type TUnsafe, Type } from 'typebox';
+
+/** A string restricted to `values`, as a plain JSON Schema enum (one clear error message). */
+export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+export function Nullable<T extends TSchema>(schema: T) {
+  return Type.Union([schema, Type.Null()]);
+}
+
+export const DateTime = (options: Record<string, unknown> = {}) => Type.String({ format: 'date-time', ...options });
+
+export const Id = (description = 'Identifier') => Type.Integer({ minimum: 1, description });
+
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+/** The error envelope every failure uses. */
+export const ErrorBody = Type.Object(
+  {
+    message: Type.String(),
+    details: Type.Object({ code: Type.String() }, { additionalProperties: true }),
+  },
+  { $id: 'Error', description: 'Error envelope: a sentence to act on, and a machine-readable code.' },
+);
+
+export const ErrorRef = Type.Ref('Error');
+
+/** Error responses a route documents, keyed by status. */
+export function errors(...statuses: number[]): Record<number, typeof ErrorRef> {
+  return Object.fromEntries(statuses.map((s) => [s, ErrorRef]));
+}

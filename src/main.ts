@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// CLI entry: serve | migrate | admin | openapi.
+import { buildApp } from './app.js';
+import { type Config, ConfigError, ensureSecretKey, loadConfig } from './config.js';
+import { type Db, openDatabase, sqliteFileIn } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { connectRedis } from './db/redis.js';
+import { systemClock } from './lib/clock.js';
+import { runAdminCommand } from './modules/admin/cli.js';
+
+const USAGE = `Usage: svc <command>
+
+Commands:
+  serve                                  start the HTTP service (migrates first)
+  migrate                                apply database migrations and exit
+  admin users [--email E]                list users (calls the admin API at BASE_URL with ADMIN_TOKEN)
+  admin subscription USER_ID [--status trialing|active|inactive] [--plan P]
+        [--trial-ends-at T] [--current-period-end T]   (use "null" to clear a value)
+  openapi                                print the OpenAPI document as JSON
+`;
+
+function openConfiguredDatabase(config: Config): Db {
+  return openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.databaseUrl ? undefined : sqliteFileIn(config.dataDir) });
+}
+
+async function serve(config: Config): Promise<void> {
+  ensureSecretKey(config);
+  const db = openConfiguredDatabase(config);
+  await migrateToLatest(db);
+  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  const app = await buildApp({ config, db, clock: systemClock, redis });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => process.exit(1), 30_000);
+    force.unref();
+    try {
+      await app.close();
+      await db.close();
+      await redis?.quit();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const engine = config.databaseUrl ? 'PostgreSQL' : `SQLite (${sqliteFileIn(config.dataDir)})`;
+  process.stdout.write(
+    `\nAutomation service is running on ${engine}${redis ? ' with Redis' : ''}.\n` +
+      `  API:     ${config.baseUrl}/api\n  Docs:    ${config.baseUrl}/docs\n  Health:  ${config.baseUrl}/healthz\n\n`,
+  );
+}
+
+async function printOpenApi(config: Config): Promise<void> {
+  const db = openDatabase({ sqliteFile: ':memory:' });
+  const app = await buildApp({ config: { ...config, logLevel: 'silent' }, db, clock: systemClock });
+  await app.ready();
+  process.stdout.write(`${JSON.stringify(app.swagger(), null, 2)}\n`);
+  await app.close();
+  await db.close();
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      return serve(config);
+    case 'migrate': {
+      const db = openConfiguredDatabase(config);
+      const applied = await migrateToLatest(db);
+      await db.close();
+      process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Already up to date.\n');
+      return;
+    }
+    case 'admin':
+      return runAdminCommand(config, rest);
+    case 'openapi':
+      return printOpenApi({ ...config, baseUrl: 'http://localhost:8080' });
+    default:
+      process.stdout.write(USAGE);
+      if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2;
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
+

@@ -1,0 +1,89 @@
+// Sign-up, sign-in, sign-out and the current user. Sign-up and sign-in are limited per
+// client address against password guessing.
+import { serialize } from 'cookie';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { RateLimitedError } from '../../http/errors.js';
+import { type FixedWindowLimiter, rateLimitHeaders } from '../../http/rate-limit.js';
+import { callerOf, publicRoute, sessionRoute } from '../../http/route-auth.js';
+import { errors } from '../../http/schema-helpers.js';
+import type { Clock } from '../../lib/clock.js';
+import { LoginBody, Me, SignedIn, SignupBody } from './schemas.js';
+import type { AccountService } from './service.js';
+import { deleteSession, type IssuedSession, SESSION_COOKIE, SESSION_DAYS } from './sessions.js';
+
+export interface AccountRouteDeps {
+  accounts: AccountService;
+  db: Kysely<Database>;
+  clock: Clock;
+  signInLimiter: FixedWindowLimiter;
+  secureCookies: boolean;
+}
+
+export function accountRoutes(deps: AccountRouteDeps): FastifyPluginAsyncTypebox {
+  const sessionCookie = (value: string, maxAgeSeconds: number) =>
+    serialize(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'lax', secure: deps.secureCookies, path: '/', maxAge: maxAgeSeconds });
+
+  const setSessionCookie = (reply: FastifyReply, session: IssuedSession) =>
+    reply.header('set-cookie', sessionCookie(session.token, SESSION_DAYS * 86_400));
+
+  async function limitByAddress(request: FastifyRequest): Promise<void> {
+    const result = await deps.signInLimiter.hit(request.ip);
+    if (!result.allowed) {
+      throw new RateLimitedError('Too many sign-up or sign-in attempts from this address. Wait for the time in Retry-After.', rateLimitHeaders(result, 'ip', deps.clock.now()));
+    }
+  }
+
+  return async (app) => {
+    app.post(
+      '/api/auth/signup',
+      {
+        config: publicRoute(),
+        preHandler: limitByAddress,
+        schema: {
+          tags: ['accounts'],
+          summary: 'Create an account (starts a 14-day trial) and sign in',
+          body: SignupBody,
+          response: { 201: SignedIn, ...errors(400, 409, 422, 429) },
+        },
+      },
+      async (request, reply) => {
+        const result = await deps.accounts.signup(request.body);
+        setSessionCookie(reply, result.session);
+        return reply.code(201).send(result);
+      },
+    );
+
+    app.post(
+      '/api/auth/login',
+      {
+        config: publicRoute(),
+        preHandler: limitByAddress,
+        schema: { tags: ['accounts'], summary: 'Sign in', body: LoginBody, response: { 200: SignedIn, ...errors(400, 401, 422, 429) } },
+      },
+      async (request, reply) => {
+        const result = await deps.accounts.login(request.body);
+        setSessionCookie(reply, result.session);
+        return result;
+      },
+    );
+
+    app.post(
+      '/api/auth/logout',
+      { config: sessionRoute(), schema: { tags: ['accounts'], summary: 'Sign out; the session stops working at once', response: { 204: { type: 'null' }, ...errors(401) } } },
+      async (request, reply) => {
+        const { sessionId } = callerOf(request);
+        if (sessionId !== null) await deleteSession(deps.db, sessionId);
+        return reply.code(204).header('set-cookie', sessionCookie('', 0)).send(null);
+      },
+    );
+
+    app.get(
+      '/api/auth/me',
+      { config: sessionRoute(), schema: { tags: ['accounts'], summary: 'The signed-in user and subscription', response: { 200: Me, ...errors(401) } } },
+      async (request) => deps.accounts.me(callerOf(request).userId),
+    );
+  };
+}

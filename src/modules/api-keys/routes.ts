@@ -1,0 +1,61 @@
+// Key management (session only) and `GET /api/whoami` (any key), which lets a script or AI
+// client check the key it holds.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf, keyRoute, sessionRoute } from '../../http/route-auth.js';
+import { errors, IdParams } from '../../http/schema-helpers.js';
+import { toIso } from '../../lib/clock.js';
+import type { ResolvedKey } from './key-resolver.js';
+import { ApiKey, CreatedKey, CreateKeyBody, KeyList, WhoAmI } from './schemas.js';
+import type { ApiKeyService } from './service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey?: ResolvedKey;
+  }
+}
+
+export function apiKeyRoutes(keys: ApiKeyService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/api/api-keys',
+      {
+        config: sessionRoute(),
+        schema: {
+          tags: ['api-keys'],
+          summary: 'Create an API key; the whole key is returned once',
+          body: CreateKeyBody,
+          response: { 201: CreatedKey, ...errors(400, 401, 402, 422) },
+        },
+      },
+      async (request, reply) => reply.code(201).send(await keys.create(callerOf(request).userId, request.body)),
+    );
+
+    app.get(
+      '/api/api-keys',
+      { config: sessionRoute(), schema: { tags: ['api-keys'], summary: 'List every key, newest first', response: { 200: KeyList, ...errors(401) } } },
+      async (request) => keys.list(callerOf(request).userId),
+    );
+
+    app.delete(
+      '/api/api-keys/:id',
+      {
+        config: sessionRoute(),
+        schema: { tags: ['api-keys'], summary: 'Revoke a key, at once and everywhere', params: IdParams, response: { 200: ApiKey, ...errors(401, 404, 422) } },
+      },
+      async (request) => keys.revoke(callerOf(request).userId, request.params.id),
+    );
+
+    app.get(
+      '/api/whoami',
+      { config: keyRoute(), schema: { tags: ['api-keys'], summary: 'The key in use and its owner', response: { 200: WhoAmI, ...errors(401, 402, 429) } } },
+      async (request) => {
+        const key = request.apiKey;
+        if (!key) throw new Error('whoami reached without a resolved key');
+        return {
+          user: { id: key.userId, email: key.userEmail },
+          api_key: { id: key.id, name: key.name, prefix: key.prefix, scopes: key.scopes, expires_at: toIso(key.expiresAt) },
+        };
+      },
+    );
+  };
+}

@@ -1,0 +1,14 @@
+import { Type } from 'typebox';
+import { DateTime, Nullable, StringEnum } from '../../http/schema-helpers.js';
+
+export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'inactive'] as const;
+
+export const Subscription = Type.Object(
+  {
+    status: StringEnum(SUBSCRIPTION_STATUSES),
+    plan: Nullable(Type.String()),
+    trial_ends_at: Nullable(DateTime()),
+    current_period_end: Nullable(DateTime()),
+  },
+  { $id: 'Subscription' },
+);

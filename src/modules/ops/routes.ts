@@ -1,0 +1,55 @@
+// Liveness, readiness and metrics for the operator. None needs authentication.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Registry } from 'prom-client';
+import { Type } from 'typebox';
+import { type Db, ping } from '../../db/database.js';
+import { pendingMigrations } from '../../db/migrate.js';
+import { ServiceUnavailableError } from '../../http/errors.js';
+import { publicRoute } from '../../http/route-auth.js';
+import { errors } from '../../http/schema-helpers.js';
+
+export function opsRoutes(db: Db, registry: Registry): FastifyPluginAsyncTypebox {
+  // Once every migration is applied it stays so for this process's code, so the check is
+  // made until it first succeeds and then only the database is pinged.
+  let migrated = false;
+  return async (app) => {
+    app.get(
+      '/healthz',
+      { config: publicRoute(), schema: { tags: ['operations'], summary: 'The process is up', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+      async () => ({ status: 'ok' as const }),
+    );
+
+    app.get(
+      '/readyz',
+      {
+        config: publicRoute(),
+        schema: {
+          tags: ['operations'],
+          summary: 'The database answers and every migration is applied',
+          response: { 200: Type.Object({ status: Type.Literal('ready') }), ...errors(503) },
+        },
+      },
+      async (request) => {
+        try {
+          await ping(db);
+          if (!migrated) {
+            const pending = await pendingMigrations(db);
+            if (pending.length > 0) throw new ServiceUnavailableError('not_ready', `Migrations not applied yet: ${pending.join(', ')}.`);
+            migrated = true;
+          }
+        } catch (error) {
+          if (error instanceof ServiceUnavailableError) throw error;
+          request.log.warn({ err: error }, 'readiness check failed');
+          throw new ServiceUnavailableError('not_ready', 'The database does not answer.');
+        }
+        return { status: 'ready' as const };
+      },
+    );
+
+    app.get(
+      '/metrics',
+      { config: publicRoute(), schema: { tags: ['operations'], summary: 'Prometheus metrics (text exposition format)', produces: ['text/plain'] } },
+      async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
+    );
+  };
+}
