@@ -52,9 +52,27 @@ function describe(route: RouteOptions, auth: RouteAuth): void {
   }
 }
 
+export interface CatalogEntry {
+  method: string;
+  url: string;
+  auth: RouteAuth;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every guarded route, for the shared test that walks them all. */
+    routeCatalog: CatalogEntry[];
+  }
+}
+
 export function installGuards(app: FastifyInstance, deps: GuardDeps): void {
+  const catalog: CatalogEntry[] = [];
+  app.decorate('routeCatalog', catalog);
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
+    if (auth) {
+      for (const method of [route.method].flat()) catalog.push({ method, url: route.url, auth });
+    }
     if (!auth) {
       if (/^\/(api|admin|mcp)(\/|$)/.test(route.url)) throw new Error(`Route ${route.method} ${route.url} declares no auth in its config`);
       return;
