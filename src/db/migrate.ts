@@ -1,6 +1,6 @@
 // Ordered migrations, applied at start-up and by `svc migrate`. Each migration is built
 // for the dialect at hand, so both engines get native column types.
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Db, DialectName } from './database.js';
 import { accounts } from './migrations/0001_accounts.js';
 
@@ -17,17 +17,25 @@ class ListProvider implements MigrationProvider {
   }
 }
 
-function migratorFor(db: Db): Migrator {
-  return new Migrator({ db: db.kysely as Kysely<unknown>, provider: new ListProvider(db.dialect) });
+async function migratorFor(db: Db): Promise<Migrator> {
+  // Kysely looks for its bookkeeping tables in every schema of a PostgreSQL database; pin
+  // them to the schema this connection writes to, so another schema's tables (another app,
+  // or a parallel test run) are never mistaken for ours.
+  let migrationTableSchema: string | undefined;
+  if (db.dialect === 'postgres') {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely);
+    migrationTableSchema = rows[0]?.schema;
+  }
+  return new Migrator({ db: db.kysely as Kysely<unknown>, provider: new ListProvider(db.dialect), migrationTableSchema });
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const { error, results } = await migratorFor(db).migrateToLatest();
+  const { error, results } = await (await migratorFor(db)).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 export async function pendingMigrations(db: Db): Promise<string[]> {
-  const all = await migratorFor(db).getMigrations();
+  const all = await (await migratorFor(db)).getMigrations();
   return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }

@@ -28,3 +28,11 @@ export async function createKey(
 }
 
 export const withKey = (key: string) => ({ 'x-api-key': key });
+
+/** A fresh session for an existing user (the password signUp uses). */
+export async function signIn(app: FastifyInstance, user: SignedUpUser): Promise<SignedUpUser> {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: 'correct horse battery' } });
+  expect(res.statusCode, res.body).toBe(200);
+  const token = res.json().session.token;
+  return { ...user, token, auth: { authorization: `Bearer ${token}` } };
+}
