@@ -77,6 +77,15 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(apiKeyRoutes(keys));
   await app.register(adminRoutes(db.kysely, clock, resolver));
 
+  // Graceful shutdown: a response finished after close() began tells the client to drop
+  // the connection, otherwise its keep-alive socket would hold the server open.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   app.addHook('onClose', async () => {
     await lastUsed.flush();
   });

@@ -6,7 +6,7 @@ import { type Db, openDatabase, sqliteFileIn } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { connectRedis } from './db/redis.js';
 import { systemClock } from './lib/clock.js';
-import { runAdminCommand } from './modules/admin/cli.js';
+import { CliError, runAdminCommand } from './modules/admin/cli.js';
 
 const USAGE = `Usage: svc <command>
 
@@ -89,9 +89,9 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof CliError) {
     process.stderr.write(`${error.message}\n`);
-    process.exit(2);
+    process.exit(error instanceof ConfigError ? 2 : 1);
   }
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);

@@ -45,7 +45,8 @@ describe('401', () => {
   test('a key sent in a mistyped header answers invalid_api_key and names X-API-KEY', async () => {
     const user = await signUp(t.app);
     const { key } = await createKey(t.app, user);
-    for (const headers of [{ authorization: `Bearer ${key}` }, { 'api-key': key }, { 'x-api_key': key }]) {
+    const attempts: Record<string, string>[] = [{ authorization: `Bearer ${key}` }, { 'api-key': key }, { 'x-api_key': key }];
+    for (const headers of attempts) {
       const res = await whoami(headers);
       expect(res.statusCode).toBe(401);
       expect(res.json().details.code).toBe('invalid_api_key');

@@ -20,6 +20,9 @@ export function installValidation(app: FastifyInstance): void {
   // An empty body with a JSON content type is "no body", not an error: clients often send
   // the header on bodiless POSTs such as revoke or test.
   const parseJson = app.getDefaultJsonParser('error', 'error');
+  // Bodies are JSON only; Fastify's built-in text parser would let a text body reach
+  // validation and come back as a confusing "must be object".
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);

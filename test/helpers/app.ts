@@ -106,8 +106,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
   });
   const app = await buildApp({ config, db, clock, redis, passwordParams: TEST_PASSWORD_PARAMS, logStream });
-  await options.extend?.(app);
-  await app.ready();
+  try {
+    await options.extend?.(app);
+    await app.ready();
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    await db.close();
+    await redis?.quit();
+    if (owner) await dropStorage(storage);
+    throw error;
+  }
   return {
     app,
     db,

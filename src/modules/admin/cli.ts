@@ -3,15 +3,18 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../../config.js';
 
+/** A failure to report to the person at the terminal as one line, without a stack. */
+export class CliError extends Error {}
+
 async function call(config: Config, method: string, path: string, body?: unknown): Promise<unknown> {
-  if (!config.adminToken) throw new Error('Set ADMIN_TOKEN to the token the server was started with.');
+  if (!config.adminToken) throw new CliError('Set ADMIN_TOKEN to the token the server was started with.');
   const response = await fetch(`${config.baseUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${config.adminToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
   const payload = (await response.json().catch(() => ({}))) as { message?: string };
-  if (!response.ok) throw new Error(`${response.status}: ${payload.message ?? response.statusText}`);
+  if (!response.ok) throw new CliError(`${response.status}: ${payload.message ?? response.statusText}`);
   return payload;
 }
 
@@ -37,7 +40,7 @@ export async function runAdminCommand(config: Config, args: string[]): Promise<v
       },
     });
     const userId = positionals[0];
-    if (!userId || !/^\d+$/.test(userId)) throw new Error('Usage: svc admin subscription USER_ID [--status S] [--plan P] [--trial-ends-at T] [--current-period-end T]');
+    if (!userId || !/^\d+$/.test(userId)) throw new CliError('Usage: svc admin subscription USER_ID [--status S] [--plan P] [--trial-ends-at T] [--current-period-end T]');
     const body = Object.fromEntries(
       Object.entries({
         status: values.status,
@@ -49,5 +52,5 @@ export async function runAdminCommand(config: Config, args: string[]): Promise<v
     process.stdout.write(`${JSON.stringify(await call(config, 'PUT', `/admin/users/${userId}/subscription`, body), null, 2)}\n`);
     return;
   }
-  throw new Error('Usage: svc admin users [--email E] | svc admin subscription USER_ID [options]');
+  throw new CliError('Usage: svc admin users [--email E] | svc admin subscription USER_ID [options]');
 }
