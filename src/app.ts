@@ -20,6 +20,11 @@ import { LastUsedRecorder } from './modules/api-keys/last-used.js';
 import { apiKeyRoutes } from './modules/api-keys/routes.js';
 import { ApiKeyService } from './modules/api-keys/service.js';
 import { billingRoutes } from './modules/billing/routes.js';
+import { DeviceService } from './modules/devices/devices-service.js';
+import { GroupService } from './modules/devices/groups-service.js';
+import { deviceRoutes } from './modules/devices/routes.js';
+import { macroRoutes } from './modules/macros/routes.js';
+import { MacroService } from './modules/macros/service.js';
 import { opsRoutes } from './modules/ops/routes.js';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -76,6 +81,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(billingRoutes(db.kysely));
   await app.register(apiKeyRoutes(keys));
   await app.register(adminRoutes(db.kysely, clock, resolver));
+  await app.register(macroRoutes(new MacroService(db.kysely, db.dialect, clock)));
+  await app.register(deviceRoutes(new DeviceService(db.kysely, db.dialect, clock), new GroupService(db.kysely, db.dialect, clock)));
 
   // Graceful shutdown: a response finished after close() began tells the client to drop
   // the connection, otherwise its keep-alive socket would hold the server open.

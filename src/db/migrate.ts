@@ -3,11 +3,13 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Db, DialectName } from './database.js';
 import { accounts } from './migrations/0001_accounts.js';
+import { resources } from './migrations/0002_resources.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_accounts': accounts,
+  '0002_resources': resources,
 };
 
 class ListProvider implements MigrationProvider {

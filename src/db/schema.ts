@@ -43,9 +43,115 @@ export interface ApiKeysTable {
   last_used_at: number | null;
 }
 
+export interface MacrosTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  kind: 'python' | 'block';
+  description: string | null;
+  /** JSON of the block program (block macros only). */
+  blocks: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DeviceGroupsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  description: string | null;
+  kind: 'byod' | 'cloud';
+  created_at: number;
+  updated_at: number;
+}
+
+export type HostedState = 'stopped' | 'placing' | 'starting' | 'ready' | 'stopping' | 'error';
+
+export interface DevicesTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** The local device's port; null for cloud devices. */
+  port: number | null;
+  is_hosted: number;
+  hosted_state: HostedState | null;
+  group_id: number | null;
+  macro_id: number | null;
+  profile_id: number | null;
+  run_count: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MacroSettingProfilesTable {
+  id: Generated<number>;
+  user_id: number;
+  macro_id: number;
+  name: string;
+  /** JSON object of argument values. */
+  args: string;
+  is_default: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export type RunStatus = 'running' | 'completed' | 'failed' | 'stopped';
+
+export interface ExecutionsTable {
+  id: Generated<number>;
+  user_id: number;
+  execution_id: string;
+  status: RunStatus;
+  macro_id: number | null;
+  macro_name: string | null;
+  device_id: number | null;
+  device_name: string | null;
+  device_port: number | null;
+  group_id: number | null;
+  execution_type: 'block' | 'python';
+  started_at: number;
+  ended_at: number | null;
+  duration_ms: number | null;
+  exit_code: number | null;
+  error_message: string | null;
+  proxy_exit_ip: string | null;
+  proxy_country: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RunLogBatchesTable {
+  id: Generated<number>;
+  execution_pk: number;
+  seq: number;
+  line_start: number;
+  line_count: number;
+  /** JSON array of strings. */
+  lines: string;
+  created_at: number;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  user_id: number;
+  event_id: string;
+  type: string;
+  device_id: number | null;
+  /** The exact bytes sent to webhook endpoints. */
+  payload: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   subscriptions: SubscriptionsTable;
   sessions: SessionsTable;
   api_keys: ApiKeysTable;
+  macros: MacrosTable;
+  device_groups: DeviceGroupsTable;
+  devices: DevicesTable;
+  macro_setting_profiles: MacroSettingProfilesTable;
+  executions: ExecutionsTable;
+  run_log_batches: RunLogBatchesTable;
+  events: EventsTable;
 }

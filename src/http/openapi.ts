@@ -33,6 +33,8 @@ export async function installOpenApi(app: FastifyInstance, baseUrl: string): Pro
         { name: 'accounts', description: 'Sign-up, sign-in and sessions (application)' },
         { name: 'billing', description: 'Subscription state (application)' },
         { name: 'api-keys', description: 'API key management (application) and key self-check' },
+        { name: 'macros', description: 'Macros (application)' },
+        { name: 'devices', description: 'Devices and device groups: listed with a key, changed by the application' },
         { name: 'admin', description: "The operator's API" },
         { name: 'operations', description: 'Health, readiness and metrics' },
       ],

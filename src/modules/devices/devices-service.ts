@@ -1,0 +1,172 @@
+// Devices on the user's own machine and cloud device records. A device follows one macro
+// and, for a code macro, one of its settings profiles (the macro's Default unless told).
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { DialectName } from '../../db/database.js';
+import type { Database, DevicesTable } from '../../db/schema.js';
+import { containsInsensitive, textSortKey } from '../../db/text.js';
+import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { offsetOf, type PageRequest, pageOf, parseSort } from '../../http/paging.js';
+import { type Clock, toIso } from '../../lib/clock.js';
+import { compact } from '../../lib/compact.js';
+import { ensureDefaultProfile } from '../profiles/default-profile.js';
+import type { DEVICE_SORTS } from './schemas.js';
+
+type DeviceSort = (typeof DEVICE_SORTS)[number];
+type DeviceRow = Omit<DevicesTable, 'id' | 'run_count'> & { id: number; run_count: number };
+
+export function presentDevice(row: DeviceRow) {
+  return compact({
+    id: row.id,
+    name: row.name,
+    port: row.port,
+    macro_id: row.macro_id,
+    profile_id: row.profile_id,
+    group_id: row.group_id,
+    run_count: row.run_count,
+    is_hosted: row.is_hosted === 1,
+    hosted_state: row.is_hosted === 1 ? row.hosted_state : null,
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
+  });
+}
+
+export async function findOwnedDevice(db: Kysely<Database> | Transaction<Database>, userId: number, deviceId: number): Promise<DeviceRow> {
+  const row = await db.selectFrom('devices').selectAll().where('id', '=', deviceId).where('user_id', '=', userId).executeTakeFirst();
+  if (!row) throw new NotFoundError('No device with this id.');
+  return row;
+}
+
+const invalid = (path: string, message: string) => new ValidationError([{ path, message }]);
+
+export interface DeviceChanges {
+  name?: string;
+  group_id?: number | null;
+  macro_id?: number | null;
+  profile_id?: number | null;
+}
+
+export class DeviceService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A group id from a request body must be the caller's and of the device's kind. */
+  private async checkGroup(trx: Transaction<Database>, userId: number, groupId: number, kind: 'byod' | 'cloud'): Promise<void> {
+    const group = await trx.selectFrom('device_groups').select('kind').where('id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+    if (!group) throw invalid('body.group_id', 'is not one of your device groups');
+    if (group.kind !== kind) throw invalid('body.group_id', `must be a ${kind} group for this device`);
+  }
+
+  private async insert(userId: number, values: { name: string; port: number | null; group_id?: number | null; hosted: boolean }) {
+    const kind = values.hosted ? 'cloud' : 'byod';
+    const now = this.clock.now();
+    const row = await this.db.transaction().execute(async (trx) => {
+      if (values.group_id) await this.checkGroup(trx, userId, values.group_id, kind);
+      return trx
+        .insertInto('devices')
+        .values({
+          user_id: userId,
+          name: values.name.trim(),
+          port: values.port,
+          is_hosted: values.hosted ? 1 : 0,
+          hosted_state: values.hosted ? 'stopped' : null,
+          group_id: values.group_id ?? null,
+          macro_id: null,
+          profile_id: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+    return presentDevice(row);
+  }
+
+  createLocal(userId: number, input: { name: string; port: number; group_id?: number | null }) {
+    return this.insert(userId, { name: input.name, port: input.port, group_id: input.group_id, hosted: false });
+  }
+
+  createCloud(userId: number, input: { name: string; group_id?: number | null }) {
+    return this.insert(userId, { name: input.name, port: null, group_id: input.group_id, hosted: true });
+  }
+
+  async update(userId: number, deviceId: number, changes: DeviceChanges) {
+    const now = this.clock.now();
+    const row = await this.db.transaction().execute(async (trx) => {
+      const device = await findOwnedDevice(trx, userId, deviceId);
+      const set: Updateable<DevicesTable> = { updated_at: now };
+      if (changes.name !== undefined) set.name = changes.name.trim();
+      if (changes.group_id !== undefined) {
+        if (changes.group_id !== null) await this.checkGroup(trx, userId, changes.group_id, device.is_hosted ? 'cloud' : 'byod');
+        set.group_id = changes.group_id;
+      }
+      if (changes.macro_id !== undefined || changes.profile_id !== undefined) {
+        Object.assign(set, await this.following(trx, userId, device, changes, now));
+      }
+      return trx.updateTable('devices').set(set).where('id', '=', deviceId).where('user_id', '=', userId).returningAll().executeTakeFirstOrThrow();
+    });
+    return presentDevice(row);
+  }
+
+  /** Works out which macro and profile the device follows after a change. */
+  private async following(trx: Transaction<Database>, userId: number, device: DeviceRow, changes: DeviceChanges, now: number) {
+    const macroId = changes.macro_id !== undefined ? changes.macro_id : device.macro_id;
+    if (macroId === null) {
+      if (changes.profile_id) throw invalid('body.profile_id', 'needs a macro to belong to');
+      return { macro_id: null, profile_id: null };
+    }
+    const macro = await trx.selectFrom('macros').select('kind').where('id', '=', macroId).where('user_id', '=', userId).executeTakeFirst();
+    if (!macro) throw invalid('body.macro_id', 'is not one of your macros');
+    if (macro.kind !== 'python') {
+      if (changes.profile_id) throw invalid('body.profile_id', 'block macros have no settings profiles');
+      return { macro_id: macroId, profile_id: null };
+    }
+    if (changes.profile_id) {
+      const profile = await trx
+        .selectFrom('macro_setting_profiles')
+        .select('id')
+        .where('id', '=', changes.profile_id)
+        .where('macro_id', '=', macroId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!profile) throw invalid('body.profile_id', 'is not a settings profile of this macro');
+      return { macro_id: macroId, profile_id: profile.id };
+    }
+    // A new macro without a profile, or an explicit null profile: the macro's Default.
+    if (changes.macro_id !== undefined && changes.macro_id === device.macro_id && changes.profile_id === undefined && device.profile_id !== null) {
+      return { macro_id: macroId, profile_id: device.profile_id };
+    }
+    return { macro_id: macroId, profile_id: await ensureDefaultProfile(trx, userId, macroId, now) };
+  }
+
+  /** Devices on the user's own machine only; cloud devices have their own lifecycle. */
+  async removeLocal(userId: number, deviceId: number): Promise<void> {
+    const device = await findOwnedDevice(this.db, userId, deviceId);
+    if (device.is_hosted) {
+      throw new NotFoundError('This is a cloud device, not a device on your own machine.', 'not_a_local_device');
+    }
+    await this.db.deleteFrom('devices').where('id', '=', deviceId).where('user_id', '=', userId).execute();
+  }
+
+  async list(userId: number, filter: { macro_id?: number; group_id?: number; name?: string; sort?: string }, page: PageRequest) {
+    let query = this.db.selectFrom('devices').where('user_id', '=', userId);
+    if (filter.macro_id !== undefined) query = query.where('macro_id', '=', filter.macro_id);
+    if (filter.group_id !== undefined) query = query.where('group_id', '=', filter.group_id);
+    if (filter.name) query = query.where(containsInsensitive('name', filter.name));
+    const { field, direction } = parseSort<DeviceSort>(filter.sort, 'name');
+    const [{ total }, rows] = await Promise.all([
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      query
+        .selectAll()
+        // Cloud devices have no port; they sort after every local device either way.
+        .orderBy(field === 'name' ? textSortKey('name', this.dialect) : field, (ob) => (direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+        .orderBy('id', direction)
+        .limit(page.pageSize)
+        .offset(offsetOf(page))
+        .execute(),
+    ]);
+    return pageOf(page, Number(total), rows.map(presentDevice));
+  }
+}

@@ -1,0 +1,93 @@
+import { Type } from 'typebox';
+import { PageQuery, Paged, SortQuery } from '../../http/paging.js';
+import { DateTime, Nullable, StringEnum } from '../../http/schema-helpers.js';
+
+export const GROUP_KINDS = ['byod', 'cloud'] as const;
+export const HOSTED_STATES = ['stopped', 'placing', 'starting', 'ready', 'stopping', 'error'] as const;
+export const DEVICE_SORTS = ['name', 'port', 'run_count', 'created_at'] as const;
+export const GROUP_SORTS = ['name', 'no_of_devices', 'created_at', 'updated_at'] as const;
+
+const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
+const Description = Type.String({ maxLength: 1000 });
+const Ref = (what: string) => Nullable(Type.Integer({ minimum: 1, description: `${what} id; null to clear` }));
+
+export const Device = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    port: Type.Optional(Type.Integer({ description: 'Port of a device on the user\'s machine; absent for cloud devices' })),
+    macro_id: Type.Optional(Type.Integer()),
+    profile_id: Type.Optional(Type.Integer({ description: 'The settings profile the device follows' })),
+    group_id: Type.Optional(Type.Integer()),
+    run_count: Type.Integer(),
+    is_hosted: Type.Boolean(),
+    hosted_state: Type.Optional(StringEnum(HOSTED_STATES, { description: 'Cloud devices only' })),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  },
+  { $id: 'Device' },
+);
+
+export const DeviceGroup = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    description: Type.Optional(Type.String()),
+    kind: StringEnum(GROUP_KINDS, { description: '`byod`: devices on the user\'s own machine; `cloud`: cloud devices' }),
+    no_of_devices: Type.Integer(),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  },
+  { $id: 'DeviceGroup' },
+);
+
+export const DevicePage = Paged(Device, 'DevicePage');
+export const GroupPage = Paged(DeviceGroup, 'DeviceGroupPage');
+
+export const DeviceListQuery = Type.Object(
+  {
+    macro_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    group_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    name: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive substring' })),
+    sort: SortQuery(DEVICE_SORTS, 'name'),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+
+export const GroupListQuery = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive substring' })),
+    description: Type.Optional(Type.String({ maxLength: 1000, description: 'Case-insensitive substring' })),
+    sort: SortQuery(GROUP_SORTS, 'name'),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+
+export const CreateGroupBody = Type.Object(
+  { name: Name, description: Type.Optional(Description), kind: StringEnum(GROUP_KINDS) },
+  { additionalProperties: false },
+);
+export const UpdateGroupBody = Type.Object(
+  { name: Type.Optional(Name), description: Type.Optional(Nullable(Description)) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const CreateDeviceBody = Type.Object(
+  { name: Name, port: Type.Integer({ minimum: 1, maximum: 65535 }), group_id: Type.Optional(Ref('A byod group')) },
+  { additionalProperties: false },
+);
+export const CreateCloudDeviceBody = Type.Object(
+  { name: Name, group_id: Type.Optional(Ref('A cloud group')) },
+  { additionalProperties: false },
+);
+export const UpdateDeviceBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    group_id: Type.Optional(Ref('A group of the device\'s kind')),
+    macro_id: Type.Optional(Ref('The macro to follow')),
+    profile_id: Type.Optional(Ref('A profile of that macro; omitted with a new macro_id = the macro\'s Default')),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);

@@ -1,0 +1,40 @@
+import { Type } from 'typebox';
+import { PageQuery, Paged } from '../../http/paging.js';
+import { DateTime, StringEnum } from '../../http/schema-helpers.js';
+
+export const MACRO_KINDS = ['python', 'block'] as const;
+
+const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
+const Description = Type.String({ maxLength: 2000 });
+/** The block program: any JSON value; its size is bounded by the 1 MiB body limit. */
+const Blocks = Type.Unknown({ description: 'The block program (block macros only), as JSON.' });
+
+export const Macro = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    kind: StringEnum(MACRO_KINDS),
+    description: Type.Optional(Type.String()),
+    blocks: Type.Optional(Type.Unknown()),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  },
+  { $id: 'Macro' },
+);
+
+export const CreateMacroBody = Type.Object(
+  { name: Name, kind: StringEnum(MACRO_KINDS, { description: '`python` is a code macro' }), description: Type.Optional(Description), blocks: Type.Optional(Blocks) },
+  { additionalProperties: false },
+);
+
+export const UpdateMacroBody = Type.Object(
+  { name: Type.Optional(Name), description: Type.Optional(Description), blocks: Type.Optional(Blocks) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const MacroListQuery = Type.Object(
+  { ...PageQuery, name: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive substring' })) },
+  { additionalProperties: false },
+);
+
+export const MacroPage = Paged(Macro, 'MacroPage');

@@ -1,0 +1,102 @@
+// Macros: code (`python`) macros and block macros, owned by one user. Deleting a macro
+// removes its profiles (and, later, its code snapshots); devices that followed it are left
+// with no macro; run history keeps its name.
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../../db/database.js';
+import type { Database, MacrosTable } from '../../db/schema.js';
+import { containsInsensitive, textSortKey } from '../../db/text.js';
+import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { offsetOf, type PageRequest, pageOf } from '../../http/paging.js';
+import { type Clock, toIso } from '../../lib/clock.js';
+import { compact } from '../../lib/compact.js';
+
+type MacroRow = Omit<MacrosTable, 'id'> & { id: number };
+
+export function presentMacro(row: MacroRow) {
+  return compact({
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    description: row.description,
+    blocks: row.blocks === null ? null : (JSON.parse(row.blocks) as unknown),
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
+  });
+}
+
+/** The caller's macro, or 404 (someone else's macro is simply not found). */
+export async function findOwnedMacro(db: Kysely<Database>, userId: number, macroId: number): Promise<MacroRow> {
+  const row = await db.selectFrom('macros').selectAll().where('id', '=', macroId).where('user_id', '=', userId).executeTakeFirst();
+  if (!row) throw new NotFoundError('No macro with this id.');
+  return row;
+}
+
+export class MacroService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(userId: number, input: { name: string; kind: 'python' | 'block'; description?: string; blocks?: unknown }) {
+    if (input.kind === 'python' && input.blocks !== undefined) {
+      throw new ValidationError([{ path: 'body.blocks', message: 'is only for block macros' }]);
+    }
+    const now = this.clock.now();
+    const row = await this.db
+      .insertInto('macros')
+      .values({
+        user_id: userId,
+        name: input.name.trim(),
+        kind: input.kind,
+        description: input.description ?? null,
+        blocks: input.kind === 'block' ? JSON.stringify(input.blocks ?? []) : null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return presentMacro(row);
+  }
+
+  async list(userId: number, filter: { name?: string }, page: PageRequest) {
+    let query = this.db.selectFrom('macros').where('user_id', '=', userId);
+    if (filter.name) query = query.where(containsInsensitive('name', filter.name));
+    const [{ total }, rows] = await Promise.all([
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      query.selectAll().orderBy(textSortKey('name', this.dialect)).orderBy('id').limit(page.pageSize).offset(offsetOf(page)).execute(),
+    ]);
+    return pageOf(page, Number(total), rows.map(presentMacro));
+  }
+
+  async get(userId: number, macroId: number) {
+    return presentMacro(await findOwnedMacro(this.db, userId, macroId));
+  }
+
+  async update(userId: number, macroId: number, input: { name?: string; description?: string; blocks?: unknown }) {
+    const macro = await findOwnedMacro(this.db, userId, macroId);
+    if (input.blocks !== undefined && macro.kind !== 'block') {
+      throw new ValidationError([{ path: 'body.blocks', message: 'is only for block macros' }]);
+    }
+    const row = await this.db
+      .updateTable('macros')
+      .set({
+        ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.blocks !== undefined ? { blocks: JSON.stringify(input.blocks) } : {}),
+        updated_at: this.clock.now(),
+      })
+      .where('id', '=', macroId)
+      .where('user_id', '=', userId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return presentMacro(row);
+  }
+
+  async remove(userId: number, macroId: number): Promise<void> {
+    await findOwnedMacro(this.db, userId, macroId);
+    // Profiles go with the macro (ON DELETE CASCADE); devices lose macro and profile
+    // (ON DELETE SET NULL); run history has no foreign key and keeps the name.
+    await this.db.deleteFrom('macros').where('id', '=', macroId).where('user_id', '=', userId).execute();
+  }
+}
