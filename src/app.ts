@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from './context.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { ServiceUnavailableError } from './http/errors.js';
 import { ApiKeyGate } from './http/guards/api-key.js';
 import { installGuards } from './http/guards/install.js';
 import { installMetrics } from './http/metrics.js';
@@ -23,9 +24,16 @@ import { billingRoutes } from './modules/billing/routes.js';
 import { DeviceService } from './modules/devices/devices-service.js';
 import { GroupService } from './modules/devices/groups-service.js';
 import { deviceRoutes } from './modules/devices/routes.js';
+import { ExecutionReporter } from './modules/executions/report.js';
+import { executionRoutes } from './modules/executions/routes.js';
+import { RunHistoryService } from './modules/executions/service.js';
 import { macroRoutes } from './modules/macros/routes.js';
 import { MacroService } from './modules/macros/service.js';
 import { opsRoutes } from './modules/ops/routes.js';
+import { runLogRoutes } from './modules/run-logs/routes.js';
+import { RunLogService } from './modules/run-logs/service.js';
+import { profileRoutes } from './modules/profiles/routes.js';
+import { ProfileService } from './modules/profiles/service.js';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -50,14 +58,41 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     bodyLimit: DEFAULT_BODY_LIMIT,
     trustProxy: config.trustProxy,
     exposeHeadRoutes: false,
-    return503OnClosing: true,
+    // Our own hook below answers requests that arrive during shutdown, in the envelope.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidation(app);
   installErrorHandling(app);
 
-  const resolver = new KeyResolver(db.kysely, redis ? new RedisAuthEpoch(redis, config.redisPrefix) : null);
+  // Graceful shutdown: requests already running finish; a response sent after close()
+  // began tells the client to drop the connection (a keep-alive socket would otherwise hold
+  // the server open), and requests arriving on such sockets get a 503 they can retry.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) {
+      reply.header('connection', 'close');
+      throw new ServiceUnavailableError('shutting_down', 'The server is shutting down. Retry the request.');
+    }
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+
+  // Shared-state trouble is worth a warning, not one per request: at most one every 10 s.
+  let lastWarning = 0;
+  const warnSharedState = (error: unknown, what: string) => {
+    if (clock.now() - lastWarning < 10_000) return;
+    lastWarning = clock.now();
+    app.log.warn({ err: error }, `shared state unavailable: ${what}`);
+  };
+  redis?.on('error', (error) => warnSharedState(error, 'Redis connection'));
+  db.onConnectionError((error) => app.log.warn({ err: error }, 'a pooled database connection dropped; it will be replaced'));
+  const resolver = new KeyResolver(db.kysely, redis ? new RedisAuthEpoch(redis, config.redisPrefix) : null, warnSharedState);
   const lastUsed = new LastUsedRecorder(db.kysely, (error) => app.log.error({ err: error }, 'writing last_used_at failed'));
   const limiter = (name: string, limit: number) => new FixedWindowLimiter(name, limit, clock, redis, config.redisPrefix);
   const gate = new ApiKeyGate(resolver, limiter('key', config.rateLimitPerKey), limiter('account', config.rateLimitPerAccount), lastUsed, clock);
@@ -68,7 +103,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const registry = installMetrics(app, !deps.logStream);
   await installOpenApi(app, config.baseUrl);
 
-  await app.register(opsRoutes(db, registry));
+  await app.register(opsRoutes(db, registry, redis, config.baseUrl));
   await app.register(
     accountRoutes({
       accounts,
@@ -83,17 +118,12 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(adminRoutes(db.kysely, clock, resolver));
   await app.register(macroRoutes(new MacroService(db.kysely, db.dialect, clock)));
   await app.register(deviceRoutes(new DeviceService(db.kysely, db.dialect, clock), new GroupService(db.kysely, db.dialect, clock)));
+  await app.register(executionRoutes(new RunHistoryService(db.kysely), new ExecutionReporter(db.kysely, clock)));
+  await app.register(runLogRoutes(new RunLogService(db.kysely)));
+  await app.register(profileRoutes(new ProfileService(db.kysely, db.dialect, clock)));
 
-  // Graceful shutdown: a response finished after close() began tells the client to drop
-  // the connection, otherwise its keep-alive socket would hold the server open.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    if (closing) reply.header('connection', 'close');
-  });
   app.addHook('onClose', async () => {
+    resolver.stop();
     await lastUsed.flush();
   });
   return app;

@@ -4,7 +4,7 @@ import { buildApp } from './app.js';
 import { type Config, ConfigError, ensureSecretKey, loadConfig } from './config.js';
 import { type Db, openDatabase, sqliteFileIn } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { connectRedis } from './db/redis.js';
+import { connectRedis, redisReady } from './db/redis.js';
 import { systemClock } from './lib/clock.js';
 import { CliError, runAdminCommand } from './modules/admin/cli.js';
 
@@ -29,6 +29,9 @@ async function serve(config: Config): Promise<void> {
   await migrateToLatest(db);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   const app = await buildApp({ config, db, clock: systemClock, redis });
+  if (redis && !(await redisReady(redis, 5000))) {
+    app.log.warn('Redis is not reachable yet: rate limits are counted per process and key look-ups go to the database until it is');
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -37,22 +40,29 @@ async function serve(config: Config): Promise<void> {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
+    let code = 0;
     try {
       await app.close();
       await db.close();
       await redis?.quit();
-    } finally {
-      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown did not complete cleanly');
+      code = 1;
     }
+    process.exit(code);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
   const engine = config.databaseUrl ? 'PostgreSQL' : `SQLite (${sqliteFileIn(config.dataDir)})`;
-  process.stdout.write(
+  // With PORT=0 the system picks the port; show the one actually in use.
+  const { port } = app.server.address() as { port: number };
+  const base = config.port === 0 ? config.baseUrl.replace(/:0$/, `:${port}`) : config.baseUrl;
+  // On stderr, so stdout stays pure JSON log lines for log shippers.
+  process.stderr.write(
     `\nAutomation service is running on ${engine}${redis ? ' with Redis' : ''}.\n` +
-      `  API:     ${config.baseUrl}/api\n  Docs:    ${config.baseUrl}/docs\n  Health:  ${config.baseUrl}/healthz\n\n`,
+      `  API:     ${base}/api\n  Docs:    ${base}/docs\n  Health:  ${base}/healthz\n\n`,
   );
 }
 

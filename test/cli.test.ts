@@ -47,7 +47,11 @@ describe('svc serve', () => {
     const dataDir = tempDir();
     const child = spawn('node', ['dist/main.js', 'serve'], { env: embeddedEnv({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' }) });
     let stdout = '';
+    // Log lines go to stdout, the banner to stderr; the test reads both.
     child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
       stdout += chunk;
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -59,6 +63,7 @@ describe('svc serve', () => {
       expect(stdout).toContain(`http://localhost:${port}/healthz`);
       const base = `http://127.0.0.1:${port}`;
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      expect(await (await fetch(`${base}/api`)).json()).toMatchObject({ docs: `http://localhost:${port}/docs` });
 
       // Sign-up hashes the password with the production scrypt cost, which takes long
       // enough for the signal to arrive while the request is in flight.

@@ -28,7 +28,6 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ BASE_URL: 'localhost:8080' }, 'BASE_URL'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
-    [{ DATABASE_URL: 'postgres://localhost/db' }, 'SECRET_KEY'],
     [{ SECRET_KEY: 'too-short' }, 'SECRET_KEY'],
     [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
@@ -47,6 +46,13 @@ describe('loadConfig', () => {
     const b64 = Buffer.alloc(32, 7).toString('base64');
     expect(loadConfig({ SECRET_KEY: b64 }).secretKey).toEqual(Buffer.alloc(32, 7));
     expect(() => loadConfig({ SECRET_KEY: Buffer.alloc(31).toString('base64') })).toThrow('SECRET_KEY');
+  });
+
+  test('with DATABASE_URL a SECRET_KEY is required to serve (not to migrate)', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://localhost/db' });
+    expect(() => ensureSecretKey(config)).toThrow(ConfigError);
+    expect(() => ensureSecretKey(config)).toThrow('SECRET_KEY');
+    expect(ensureSecretKey(loadConfig({ DATABASE_URL: 'postgres://localhost/db', SECRET_KEY: 'ab'.repeat(32) })).length).toBe(32);
   });
 
   test('on the embedded default the secret key is generated into DATA_DIR once and kept', () => {

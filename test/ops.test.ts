@@ -18,7 +18,7 @@ describe('operations', () => {
   test('/readyz answers when the database answers and migrations are applied', async () => {
     const res = await t.app.inject({ url: '/readyz' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ready' });
+    expect(res.json()).toEqual({ status: 'ready', checks: { database: 'up', redis: t.redis ? 'up' : 'not_configured' } });
   });
 
   test('/readyz answers 503 when the database is gone', async () => {

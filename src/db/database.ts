@@ -13,6 +13,8 @@ export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;
   close(): Promise<void>;
+  /** Where to report a pooled connection that dropped while idle (PostgreSQL restart, failover). */
+  onConnectionError(handler: (error: Error) => void): void;
 }
 
 // PostgreSQL returns bigint (int8) as a string to avoid precision loss. Our bigints are ids,
@@ -40,8 +42,21 @@ export function openDatabase(options: OpenOptions): Db {
       max: options.poolSize ?? 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    // Without a listener, an idle client dropped by the server would crash the process; the
+    // pool discards that client and opens a new one on next use.
+    let report: (error: Error) => void = (error) => {
+      process.stderr.write(`database connection dropped: ${error.message}\n`);
+    };
+    pool.on('error', (error) => report(error));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+    return {
+      kysely,
+      dialect: 'postgres',
+      close: () => kysely.destroy(),
+      onConnectionError: (handler) => {
+        report = handler;
+      },
+    };
   }
   const file = options.sqliteFile ?? ':memory:';
   const sqlite = new SQLite(file);
@@ -52,7 +67,7 @@ export function openDatabase(options: OpenOptions): Db {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy(), onConnectionError: () => undefined };
 }
 
 /**

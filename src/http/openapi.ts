@@ -35,6 +35,8 @@ export async function installOpenApi(app: FastifyInstance, baseUrl: string): Pro
         { name: 'api-keys', description: 'API key management (application) and key self-check' },
         { name: 'macros', description: 'Macros (application)' },
         { name: 'devices', description: 'Devices and device groups: listed with a key, changed by the application' },
+        { name: 'profiles', description: 'Settings profiles of code macros, which devices follow (full-access keys only)' },
+        { name: 'runs', description: 'Run history and run logs (keys with runs:read); execution reporting (application)' },
         { name: 'admin', description: "The operator's API" },
         { name: 'operations', description: 'Health, readiness and metrics' },
       ],

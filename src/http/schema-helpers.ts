@@ -12,9 +12,13 @@ export function Nullable<T extends TSchema>(schema: T) {
 
 export const DateTime = (options: Record<string, unknown> = {}) => Type.String({ format: 'date-time', ...options });
 
-export const Id = (description = 'Identifier') => Type.Integer({ minimum: 1, description });
+/**
+ * An identifier. Bounded to JavaScript's safe integers so an absurd id is a 422, never an
+ * out-of-range error from PostgreSQL (a 500) or a silently rounded number.
+ */
+export const Id = (description = 'Identifier') => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const IdParams = Type.Object({ id: Id() });
 
 /** The error envelope every failure uses. */
 export const ErrorBody = Type.Object(

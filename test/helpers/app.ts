@@ -8,7 +8,7 @@ import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Db, openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { connectRedis, type Redis } from '../../src/db/redis.js';
+import { connectRedis, type Redis, redisReady } from '../../src/db/redis.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './engine.js';
 
@@ -66,6 +66,8 @@ export async function dropStorage(storage: TestStorage): Promise<void> {
   if (TEST_REDIS_URL) {
     const redis = connectRedis(TEST_REDIS_URL);
     try {
+      // Commands fail fast while disconnected, so wait for the connection first.
+      if (!(await redisReady(redis, 5000))) throw new Error('Redis is not reachable for clean-up');
       let cursor = '0';
       do {
         const [next, keys] = await redis.scan(cursor, 'MATCH', `${storage.redisPrefix}*`, 'COUNT', 500);
@@ -97,6 +99,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: storage.sqliteFile ?? ':memory:', pgSchema: storage.pgSchema, poolSize: 5 });
   await migrateToLatest(db);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  // As `serve` does: start counting in Redis, not in the fallback, from the first request.
+  if (redis && !(await redisReady(redis, 5000))) throw new Error(`Redis at ${config.redisUrl} is not reachable`);
   const clock = options.clock ?? new ManualClock(Date.parse('2026-03-02T10:00:00.000Z'));
   const logs: string[] = [];
   const logStream = new Writable({

@@ -8,11 +8,17 @@ export class CliError extends Error {}
 
 async function call(config: Config, method: string, path: string, body?: unknown): Promise<unknown> {
   if (!config.adminToken) throw new CliError('Set ADMIN_TOKEN to the token the server was started with.');
-  const response = await fetch(`${config.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${config.adminToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  let response: Response;
+  try {
+    response = await fetch(`${config.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${config.adminToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+    throw new CliError(`Could not reach the server at ${config.baseUrl} (set BASE_URL): ${cause}`);
+  }
   const payload = (await response.json().catch(() => ({}))) as { message?: string };
   if (!response.ok) throw new CliError(`${response.status}: ${payload.message ?? response.statusText}`);
   return payload;

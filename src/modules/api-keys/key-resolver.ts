@@ -2,7 +2,9 @@
 // subscription in one query. With Redis, results are cached in the process and checked
 // against the shared auth epoch on every request, so a revocation in any process is seen
 // by all of them before their next request. Without Redis every request asks the
-// database: on SQLite that is a few microseconds, and it is always correct.
+// database: on SQLite that is a few microseconds, and it is always correct. When Redis
+// cannot be read, the cache is dropped and the database answers, so an outage costs speed,
+// never correctness.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { constantTimeEqual } from '../../lib/crypto.js';
@@ -31,20 +33,30 @@ interface CacheEntry {
 
 const CACHE_TTL_MS = 30_000;
 const CACHE_MAX_ENTRIES = 10_000;
+const BUMP_RETRY_MS = 1000;
 
 export class KeyResolver {
   private readonly cache = new Map<string, CacheEntry>();
+  private bumpRetry: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly epoch: AuthEpoch | null,
+    private readonly onSharedStateError: (error: unknown, what: string) => void = () => undefined,
   ) {}
 
   async resolve(keyHash: string): Promise<ResolvedKey | null> {
     if (!this.epoch) return this.load(keyHash);
     // Read the epoch before loading, and tag the entry with it: a load that raced with a
     // revocation is then tagged with the older epoch and never served again.
-    const epoch = await this.epoch.current();
+    let epoch: string;
+    try {
+      epoch = await this.epoch.current();
+    } catch (error) {
+      this.cache.clear();
+      this.onSharedStateError(error, 'reading the key-cache epoch from Redis; using the database');
+      return this.load(keyHash);
+    }
     const hit = this.cache.get(keyHash);
     if (hit && hit.epoch === epoch && Date.now() - hit.loadedAt < CACHE_TTL_MS) return hit.value;
     const value = await this.load(keyHash);
@@ -55,10 +67,36 @@ export class KeyResolver {
     return value;
   }
 
-  /** Called after a revocation or a subscription change; reaches every process. */
+  /**
+   * Called after a revocation or a subscription change; reaches every process. The change is
+   * already committed, so a Redis failure must not fail the request: processes that cannot
+   * read Redis use the database meanwhile, and the bump is retried until Redis takes it, so
+   * caches kept through the outage are dropped as soon as it ends.
+   */
   async invalidate(): Promise<void> {
     this.cache.clear();
-    await this.epoch?.bump();
+    if (!this.epoch) return;
+    try {
+      await this.epoch.bump();
+    } catch (error) {
+      this.onSharedStateError(error, 'announcing a key change through Redis; retrying');
+      this.retryBump();
+    }
+  }
+
+  private retryBump(): void {
+    if (this.bumpRetry) return;
+    this.bumpRetry = setTimeout(() => {
+      this.bumpRetry = undefined;
+      this.epoch?.bump().catch(() => this.retryBump());
+    }, BUMP_RETRY_MS);
+    this.bumpRetry.unref();
+  }
+
+  /** Stops a pending retry (app shutdown). */
+  stop(): void {
+    clearTimeout(this.bumpRetry);
+    this.bumpRetry = undefined;
   }
 
   private async load(keyHash: string): Promise<ResolvedKey | null> {

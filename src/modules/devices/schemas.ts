@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PageQuery, Paged, SortQuery } from '../../http/paging.js';
-import { DateTime, Nullable, StringEnum } from '../../http/schema-helpers.js';
+import { DateTime, Id, Nullable, StringEnum } from '../../http/schema-helpers.js';
 
 export const GROUP_KINDS = ['byod', 'cloud'] as const;
 export const HOSTED_STATES = ['stopped', 'placing', 'starting', 'ready', 'stopping', 'error'] as const;
@@ -9,7 +9,7 @@ export const GROUP_SORTS = ['name', 'no_of_devices', 'created_at', 'updated_at']
 
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 const Description = Type.String({ maxLength: 1000 });
-const Ref = (what: string) => Nullable(Type.Integer({ minimum: 1, description: `${what} id; null to clear` }));
+const Ref = (what: string) => Nullable(Id(`${what} id; null to clear`));
 
 export const Device = Type.Object(
   {
@@ -46,8 +46,8 @@ export const GroupPage = Paged(DeviceGroup, 'DeviceGroupPage');
 
 export const DeviceListQuery = Type.Object(
   {
-    macro_id: Type.Optional(Type.Integer({ minimum: 1 })),
-    group_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    macro_id: Type.Optional(Id('Only devices following this macro')),
+    group_id: Type.Optional(Id('Only devices in this group')),
     name: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive substring' })),
     sort: SortQuery(DEVICE_SORTS, 'name'),
     ...PageQuery,

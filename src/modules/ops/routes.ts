@@ -3,12 +3,24 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Registry } from 'prom-client';
 import { Type } from 'typebox';
 import { type Db, ping } from '../../db/database.js';
+import type { Redis } from '../../db/redis.js';
 import { pendingMigrations } from '../../db/migrate.js';
 import { ServiceUnavailableError } from '../../http/errors.js';
 import { publicRoute } from '../../http/route-auth.js';
-import { errors } from '../../http/schema-helpers.js';
+import { errors, StringEnum } from '../../http/schema-helpers.js';
+import { PACKAGE_VERSION } from '../../http/openapi.js';
 
-export function opsRoutes(db: Db, registry: Registry): FastifyPluginAsyncTypebox {
+const Ready = Type.Object({
+  status: Type.Literal('ready'),
+  checks: Type.Object({
+    database: Type.Literal('up'),
+    redis: StringEnum(['up', 'down', 'not_configured'] as const, {
+      description: 'Redis being down degrades (per-process rate limits, no key cache) but does not stop the service, so it does not make it unready.',
+    }),
+  }),
+});
+
+export function opsRoutes(db: Db, registry: Registry, redis: Redis | undefined, baseUrl: string): FastifyPluginAsyncTypebox {
   // Once every migration is applied it stays so for this process's code, so the check is
   // made until it first succeeds and then only the database is pinged.
   let migrated = false;
@@ -26,7 +38,7 @@ export function opsRoutes(db: Db, registry: Registry): FastifyPluginAsyncTypebox
         schema: {
           tags: ['operations'],
           summary: 'The database answers and every migration is applied',
-          response: { 200: Type.Object({ status: Type.Literal('ready') }), ...errors(503) },
+          response: { 200: Ready, ...errors(503) },
         },
       },
       async (request) => {
@@ -42,8 +54,22 @@ export function opsRoutes(db: Db, registry: Registry): FastifyPluginAsyncTypebox
           request.log.warn({ err: error }, 'readiness check failed');
           throw new ServiceUnavailableError('not_ready', 'The database does not answer.');
         }
-        return { status: 'ready' as const };
+        const redisState: 'up' | 'down' | 'not_configured' = !redis ? 'not_configured' : redis.status === 'ready' ? 'up' : 'down';
+        return { status: 'ready' as const, checks: { database: 'up' as const, redis: redisState } };
       },
+    );
+
+    app.get(
+      '/api',
+      {
+        config: publicRoute(),
+        schema: {
+          tags: ['operations'],
+          summary: 'Where to start: the service version and the addresses of its description',
+          response: { 200: Type.Object({ service: Type.String(), version: Type.String(), docs: Type.String(), openapi: Type.String() }) },
+        },
+      },
+      async () => ({ service: 'automation-service', version: PACKAGE_VERSION, docs: `${baseUrl}/docs`, openapi: `${baseUrl}/openapi.json` }),
     );
 
     app.get(

@@ -1,0 +1,193 @@
+// Execution reporting (application only): the first report of an execution_id creates the
+// run, later ones move it from `running` to an ended status. Every change and its event
+// commit together, in one transaction.
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { Database, ExecutionsTable, RunStatus } from '../../db/schema.js';
+import { ConflictError, type FieldError, ValidationError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { findOwnedDevice } from '../devices/devices-service.js';
+import { emitEvent } from '../events/emit.js';
+import { findOwnedMacro } from '../macros/service.js';
+import { findRunByExecutionId, parseTimestamp, presentRun, type RunRecord, type RunRow } from './present.js';
+import { ERROR_MESSAGE_MAX } from './schemas.js';
+
+export interface RunReport {
+  execution_id: string;
+  status: RunStatus;
+  macro_id: number;
+  device_id: number;
+  execution_type: 'block' | 'python';
+  started_at: string;
+  ended_at?: string;
+  exit_code?: number;
+  error_message?: string;
+  proxy_exit_ip?: string;
+  proxy_country?: string;
+}
+
+type EndedStatus = Exclude<RunStatus, 'running'>;
+
+/** A report whose fields agree with each other, timestamps in milliseconds. */
+interface CheckedReport {
+  report: RunReport;
+  startedAt: number;
+  /** Set exactly when the status is an ended one. */
+  end: { status: EndedStatus; endedAt: number; exitCode: number | null; errorMessage: string | null } | null;
+  proxy: Pick<Updateable<ExecutionsTable>, 'proxy_exit_ip' | 'proxy_country'>;
+}
+
+function check(report: RunReport): CheckedReport {
+  const errors: FieldError[] = [];
+  const startedAt = parseTimestamp(report.started_at, 'body.started_at');
+  let end: CheckedReport['end'] = null;
+  if (report.status === 'running') {
+    // Outcome fields describe an ended run; on a running one they would be contradicted later.
+    for (const field of ['ended_at', 'exit_code', 'error_message'] as const) {
+      if (report[field] !== undefined) errors.push({ path: `body.${field}`, message: 'is only for an ended run (status completed, failed or stopped)' });
+    }
+  } else if (report.ended_at === undefined) {
+    errors.push({ path: 'body.ended_at', message: `is required when status is ${report.status}` });
+  } else {
+    end = {
+      status: report.status,
+      endedAt: parseTimestamp(report.ended_at, 'body.ended_at'),
+      exitCode: report.exit_code ?? null,
+      errorMessage: report.error_message === undefined ? null : capText(report.error_message, ERROR_MESSAGE_MAX),
+    };
+  }
+  if (errors.length) throw new ValidationError(errors);
+  const proxy = {
+    ...(report.proxy_exit_ip !== undefined ? { proxy_exit_ip: report.proxy_exit_ip } : {}),
+    ...(report.proxy_country !== undefined ? { proxy_country: report.proxy_country } : {}),
+  };
+  return { report, startedAt, end, proxy };
+}
+
+/** At most `max` UTF-16 units, never splitting a surrogate pair. */
+function capText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+function endNotBeforeStart(endedAt: number, startedAt: number): void {
+  if (endedAt < startedAt) throw new ValidationError([{ path: 'body.ended_at', message: 'must not be before started_at' }]);
+}
+
+const alreadyEnded = (status: RunStatus) =>
+  new ConflictError('run_already_ended', `This run has already ended (${status}); an ended run cannot change again.`);
+
+export class ExecutionReporter {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  async report(userId: number, input: RunReport): Promise<RunRecord> {
+    const checked = check(input);
+    const now = this.clock.now();
+    return this.db.transaction().execute(async (trx) => {
+      const existing = await findRunByExecutionId(trx, userId, input.execution_id);
+      if (existing) return this.update(trx, existing, checked, now);
+      const created = await this.create(trx, userId, checked, now);
+      if (created) return created;
+      // A concurrent first report inserted the row after our read: ON CONFLICT waited for it
+      // to commit, so it is visible now, and this report is a later one.
+      const winner = await findRunByExecutionId(trx, userId, input.execution_id);
+      if (!winner) throw new Error('execution row vanished after an insert conflict');
+      return this.update(trx, winner, checked, now);
+    });
+  }
+
+  /** The first report: snapshot the macro and device as they are now. Undefined if another report won the insert. */
+  private async create(trx: Transaction<Database>, userId: number, checked: CheckedReport, now: number): Promise<RunRecord | undefined> {
+    const { report, startedAt, end } = checked;
+    const macro = await findOwnedMacro(trx, userId, report.macro_id);
+    const device = await findOwnedDevice(trx, userId, report.device_id);
+    if (macro.kind !== report.execution_type) {
+      throw new ValidationError([{ path: 'body.execution_type', message: `must be ${macro.kind}, the kind of macro ${macro.id}` }]);
+    }
+    if (end) endNotBeforeStart(end.endedAt, startedAt);
+    const row = await trx
+      .insertInto('executions')
+      .values({
+        user_id: userId,
+        execution_id: report.execution_id,
+        status: report.status,
+        macro_id: macro.id,
+        macro_name: macro.name,
+        device_id: device.id,
+        device_name: device.name,
+        device_port: device.port,
+        group_id: device.group_id,
+        execution_type: report.execution_type,
+        started_at: startedAt,
+        ended_at: end?.endedAt ?? null,
+        duration_ms: end ? end.endedAt - startedAt : null,
+        exit_code: end?.exitCode ?? null,
+        error_message: end?.errorMessage ?? null,
+        proxy_exit_ip: report.proxy_exit_ip ?? null,
+        proxy_country: report.proxy_country ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.columns(['user_id', 'execution_id']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) return undefined;
+    await trx
+      .updateTable('devices')
+      .set((eb) => ({ run_count: eb('run_count', '+', 1) }))
+      .where('id', '=', device.id)
+      .where('user_id', '=', userId)
+      .execute();
+    const record = presentRun(row);
+    // A first report that has already ended (a short local run reported once) still tells
+    // subscribers that the run started: macro.started, carrying the record as it was while
+    // running, then the terminal event with the whole record.
+    const started = end ? presentRun({ ...row, status: 'running', ended_at: null, duration_ms: null, exit_code: null, error_message: null }) : record;
+    await emitEvent(trx, { userId, type: 'macro.started', data: started, deviceId: row.device_id, at: now });
+    if (end) await emitEvent(trx, { userId, type: `macro.${end.status}`, data: record, deviceId: row.device_id, at: now });
+    return record;
+  }
+
+  /**
+   * A later report. Its macro, device, type and started_at are ignored: the run keeps the
+   * snapshot of its first report. The UPDATE is conditional on `running`, so of two
+   * concurrent ending reports exactly one changes the row and the other gets 409.
+   */
+  private async update(trx: Transaction<Database>, run: RunRow, checked: CheckedReport, now: number): Promise<RunRecord> {
+    if (run.status !== 'running') throw alreadyEnded(run.status);
+    const { end, proxy } = checked;
+    if (!end) {
+      // running → running: only the proxy fields may be filled in; no event.
+      if (Object.keys(proxy).length === 0) return presentRun(run);
+      const row = await this.updateRunning(trx, run.id, { ...proxy, updated_at: now });
+      if (!row) throw alreadyEnded(await this.statusOf(trx, run.id));
+      return presentRun(row);
+    }
+    endNotBeforeStart(end.endedAt, run.started_at);
+    const row = await this.updateRunning(trx, run.id, {
+      ...proxy,
+      status: end.status,
+      ended_at: end.endedAt,
+      duration_ms: end.endedAt - run.started_at,
+      exit_code: end.exitCode,
+      error_message: end.errorMessage,
+      updated_at: now,
+    });
+    if (!row) throw alreadyEnded(await this.statusOf(trx, run.id));
+    const record = presentRun(row);
+    await emitEvent(trx, { userId: row.user_id, type: `macro.${end.status}`, data: record, deviceId: row.device_id, at: now });
+    return record;
+  }
+
+  private updateRunning(trx: Transaction<Database>, id: number, set: Updateable<ExecutionsTable>): Promise<RunRow | undefined> {
+    return trx.updateTable('executions').set(set).where('id', '=', id).where('status', '=', 'running').returningAll().executeTakeFirst();
+  }
+
+  private async statusOf(trx: Transaction<Database>, id: number): Promise<RunStatus> {
+    const row = await trx.selectFrom('executions').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+    return row.status;
+  }
+}

@@ -1,0 +1,46 @@
+// Run history for keys with `runs:read`, and execution reporting for the application.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { pageRequest } from '../../http/paging.js';
+import { callerOf, keyRoute, sessionRoute } from '../../http/route-auth.js';
+import { errors } from '../../http/schema-helpers.js';
+import type { ExecutionReporter } from './report.js';
+import { ReportBody, Run, RunIdParams, RunListQuery, RunPage } from './schemas.js';
+import type { RunHistoryService } from './service.js';
+
+export function executionRoutes(history: RunHistoryService, reporter: ExecutionReporter): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const tags = ['runs'];
+    app.post(
+      '/api/executions/report',
+      {
+        config: sessionRoute(),
+        schema: {
+          tags,
+          summary: 'Report a run: the first report creates it, a later one ends it',
+          description:
+            '`running` may move to `completed`, `failed` or `stopped`; an ended run cannot change again (409 `run_already_ended`). ' +
+            'Creating a run emits `macro.started`, ending it `macro.completed`, `macro.failed` or `macro.stopped`; a first report that has already ended emits both.',
+          body: ReportBody,
+          response: { 200: Run, ...errors(400, 404, 409, 422) },
+        },
+      },
+      async (request) => reporter.report(callerOf(request).userId, request.body),
+    );
+    app.get(
+      '/api/executions',
+      {
+        config: keyRoute('runs:read'),
+        schema: { tags, summary: 'List runs, newest first', querystring: RunListQuery, response: { 200: RunPage, ...errors(422) } },
+      },
+      async (request) => {
+        const { page, page_size, ...filter } = request.query;
+        return history.list(callerOf(request).userId, filter, pageRequest({ page, page_size }));
+      },
+    );
+    app.get(
+      '/api/executions/:id',
+      { config: keyRoute('runs:read'), schema: { tags, summary: 'Read a run by its numeric id', params: RunIdParams, response: { 200: Run, ...errors(404, 422) } } },
+      async (request) => history.get(callerOf(request).userId, request.params.id),
+    );
+  };
+}

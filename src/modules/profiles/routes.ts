@@ -1,0 +1,68 @@
+// Settings profiles: full-access keys only (the routes have no scope of their own).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf, fullAccessKeyRoute } from '../../http/route-auth.js';
+import { errors } from '../../http/schema-helpers.js';
+import { CreateProfileBody, DeletedProfile, Profile, ProfileIdParams, ProfileList, ProfileListQuery, UpdateProfileBody } from './schemas.js';
+import type { ProfileService } from './service.js';
+
+export function profileRoutes(profiles: ProfileService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const tags = ['profiles'];
+    app.get(
+      '/api/macro-setting-profiles',
+      {
+        config: fullAccessKeyRoute(),
+        schema: {
+          tags,
+          summary: "List a code macro's settings profiles, Default first (created on first read)",
+          querystring: ProfileListQuery,
+          response: { 200: ProfileList, ...errors(404, 422) },
+        },
+      },
+      async (request) => profiles.list(callerOf(request).userId, request.query.macro_id),
+    );
+    app.post(
+      '/api/macro-setting-profiles',
+      {
+        config: fullAccessKeyRoute(),
+        schema: {
+          tags,
+          summary: 'Create a settings profile for a code macro',
+          description: '409 `name_taken` when the macro already has a profile of that name (`Default` included).',
+          body: CreateProfileBody,
+          response: { 201: Profile, ...errors(400, 404, 409, 422) },
+        },
+      },
+      async (request, reply) => reply.code(201).send(await profiles.create(callerOf(request).userId, request.body)),
+    );
+    app.put(
+      '/api/macro-setting-profiles/:id',
+      {
+        config: fullAccessKeyRoute(),
+        schema: {
+          tags,
+          summary: 'Rename a settings profile or replace its args',
+          description: 'Renaming `Default` answers 400 `default_profile_protected`; its args can be changed.',
+          params: ProfileIdParams,
+          body: UpdateProfileBody,
+          response: { 200: Profile, ...errors(400, 404, 409, 422) },
+        },
+      },
+      async (request) => profiles.update(callerOf(request).userId, request.params.id, request.body),
+    );
+    app.delete(
+      '/api/macro-setting-profiles/:id',
+      {
+        config: fullAccessKeyRoute(),
+        schema: {
+          tags,
+          summary: "Delete a settings profile; its devices follow the macro's Default",
+          description: 'Deleting `Default` answers 400 `default_profile_protected`.',
+          params: ProfileIdParams,
+          response: { 200: DeletedProfile, ...errors(400, 404, 422) },
+        },
+      },
+      async (request) => profiles.remove(callerOf(request).userId, request.params.id),
+    );
+  };
+}

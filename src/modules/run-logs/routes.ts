@@ -1,0 +1,31 @@
+// Run logs for keys with `runs:read`. The path carries the string execution_id; the
+// numeric-id route /api/executions/:id sits one level up, so the two never collide.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf, keyRoute } from '../../http/route-auth.js';
+import { errors } from '../../http/schema-helpers.js';
+import { MAX_LINES_DEFAULT, RunLog, RunLogParams, RunLogQuery } from './schemas.js';
+import type { RunLogService } from './service.js';
+
+export function runLogRoutes(logs: RunLogService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/api/executions/:execution_id/logs',
+      {
+        config: keyRoute('runs:read'),
+        schema: {
+          tags: ['runs'],
+          summary: "Read a run's logs with a cursor",
+          description: 'Pass `last_seq` back as `since_seq` to read only new lines. Logs are shipped only from cloud runs; a local run answers no lines and last_seq 0.',
+          params: RunLogParams,
+          querystring: RunLogQuery,
+          response: { 200: RunLog, ...errors(404, 422) },
+        },
+      },
+      async (request) =>
+        logs.read(callerOf(request).userId, request.params.execution_id, {
+          maxLines: request.query.max_lines ?? MAX_LINES_DEFAULT,
+          sinceSeq: request.query.since_seq ?? 0,
+        }),
+    );
+  };
+}

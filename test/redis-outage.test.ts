@@ -1,0 +1,95 @@
+// Redis going away degrades the service but never breaks it: key requests are answered
+// from the database, a revocation still takes effect at once, and rate limits fall back
+// to per-process counting. The Redis here is a private redis-server the test starts and
+// stops, as an operator's Redis would fail.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createTestApp, type TestApp } from './helpers/app.js';
+import { createKey, signUp, withKey } from './helpers/users.js';
+
+function hasRedisServer(): boolean {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) {
+    try {
+      execFileSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'ignore' });
+      return child;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error('private redis-server did not start');
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+describe.skipIf(!hasRedisServer())('when Redis goes away', () => {
+  let t: TestApp;
+  let redisProcess: ChildProcess;
+  let port: number;
+
+  beforeAll(async () => {
+    port = await freePort();
+    redisProcess = await startRedis(port);
+    t = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_PER_KEY: '5' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    if (redisProcess.exitCode === null) await stop(redisProcess);
+  });
+
+  test('keys keep working from the database, revocation stays immediate, and limits still hold', async () => {
+    const user = await signUp(t.app);
+    const { key, id } = await createKey(t.app, user);
+    const other = await createKey(t.app, user);
+    expect((await t.app.inject({ url: '/api/whoami', headers: withKey(key) })).statusCode).toBe(200); // now cached
+
+    await stop(redisProcess);
+    for (let i = 0; i < 50 && t.redis?.status === 'ready'; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await t.app.inject({ url: '/readyz' })).json().checks.redis).toBe('down');
+
+    expect((await t.app.inject({ url: '/api/whoami', headers: withKey(other.key) })).statusCode).toBe(200);
+    const revoked = await t.app.inject({ method: 'DELETE', url: `/api/api-keys/${id}`, headers: user.auth });
+    expect(revoked.statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/whoami', headers: withKey(key) })).statusCode).toBe(401);
+
+    // The in-process insurance limiter still counts: 5 per key per window.
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await t.app.inject({ url: '/api/whoami', headers: withKey(other.key) })).statusCode);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s === 500)).toEqual([]);
+
+    // When Redis is back, the revocation made during the outage is announced.
+    redisProcess = await startRedis(port);
+    for (let i = 0; i < 100 && t.redis?.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(t.redis?.status).toBe('ready');
+    for (let i = 0; i < 60; i++) {
+      if ((await t.redis?.get(`${t.config.redisPrefix}auth:epoch`)) !== null) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(Number(await t.redis?.get(`${t.config.redisPrefix}auth:epoch`))).toBeGreaterThan(0);
+    expect((await t.app.inject({ url: '/api/whoami', headers: withKey(key) })).statusCode).toBe(401);
+  });
+});
