@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -70,19 +70,17 @@ export function openDatabase(options: OpenOptions): Db {
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy(), onConnectionError: () => undefined };
 }
 
-/**
- * Serialises writers that must see a consistent per-user count (for example the 25-key
- * limit). PostgreSQL locks the user's row; SQLite's single connection already serialises
- * transactions, so nothing more is needed there.
- */
-export async function lockUserRow(trx: Transaction<Database>, dialect: DialectName, userId: number): Promise<void> {
-  if (dialect === 'postgres') {
-    await sql`select id from users where id = ${userId} for update`.execute(trx);
-  }
-}
-
 export async function ping(db: Db): Promise<void> {
   await sql`select 1`.execute(db.kysely);
+}
+
+/**
+ * True when a row the statement refers to is gone: another request deleted it between our
+ * read and our write (for example a macro deleted while its profile is being created).
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: string } | null;
+  return e?.code === '23503' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
 /** True when the error is a unique-constraint violation on either engine. */

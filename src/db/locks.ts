@@ -1,13 +1,33 @@
-// Row locks for writers that derive the next value from the rows before them (run-log
-// sequence numbers). PostgreSQL locks the row until the transaction ends; SQLite's single
-// connection already serialises transactions, so a plain read is enough there.
+// Row locks for writers whose correctness depends on rows staying as they read them: the
+// per-user key count, run-log sequence numbers, a profile being assigned while it is
+// deleted. PostgreSQL locks the row until the transaction ends (`FOR UPDATE`); SQLite's
+// single connection already serialises transactions, so a plain read is enough there.
 import type { Transaction } from 'kysely';
 import type { DialectName } from './database.js';
 import type { Database } from './schema.js';
 
+type Trx = Transaction<Database>;
+
+/** Serialises writers that must see a consistent per-user count (the 25-key limit). */
+export async function lockUserRow(trx: Trx, dialect: DialectName, userId: number): Promise<void> {
+  const query = trx.selectFrom('users').select('id').where('id', '=', userId);
+  await (dialect === 'postgres' ? query.forUpdate() : query).execute();
+}
+
 /** Locks one executions row for the rest of the transaction; false when it does not exist. */
-export async function lockExecutionRow(trx: Transaction<Database>, dialect: DialectName, executionPk: number): Promise<boolean> {
+export async function lockExecutionRow(trx: Trx, dialect: DialectName, executionPk: number): Promise<boolean> {
   const query = trx.selectFrom('executions').select('id').where('id', '=', executionPk);
   const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * Locks a settings profile of the user's macro; undefined when there is none. Both the
+ * profile delete and a device being pointed at the profile take this lock first, so a
+ * device can never end up following a profile that was deleted under it.
+ */
+export async function lockProfileRow(trx: Trx, dialect: DialectName, userId: number, profileId: number, macroId?: number) {
+  let query = trx.selectFrom('macro_setting_profiles').selectAll().where('id', '=', profileId).where('user_id', '=', userId);
+  if (macroId !== undefined) query = query.where('macro_id', '=', macroId);
+  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
 }

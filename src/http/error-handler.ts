@@ -1,6 +1,7 @@
 // Turns every failure into the envelope {message, details: {code, ...}}. Unknown errors
 // become a generic 500, logged with their cause; the client never sees a stack.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isForeignKeyViolation } from '../db/database.js';
 import { AppError, type FieldError } from './errors.js';
 
 interface AjvLikeError {
@@ -54,6 +55,10 @@ export function installErrorHandling(app: FastifyInstance): void {
         return send(reply, new AppError(400, 'bad_request', 'Send the body as JSON with Content-Type: application/json.'));
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return send(reply, new AppError(413, 'payload_too_large', 'The request body is larger than this route accepts.', { limit: request.routeOptions.bodyLimit }));
+    }
+    if (isForeignKeyViolation(error)) {
+      // A row this request refers to was deleted by another request meanwhile.
+      return send(reply, new AppError(409, 'conflict', 'Something this request refers to was removed while it ran. Reload and try again.'));
     }
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       return send(reply, new AppError(error.statusCode, 'bad_request', error.message));

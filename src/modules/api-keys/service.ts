@@ -1,7 +1,8 @@
 // API key management for the signed-in application: create (returns the secret once),
 // list every key newest first, and revoke (immediate in every process).
 import type { Kysely } from 'kysely';
-import { type DialectName, lockUserRow } from '../../db/database.js';
+import type { DialectName } from '../../db/database.js';
+import { lockUserRow } from '../../db/locks.js';
 import type { Database } from '../../db/schema.js';
 import { LimitReachedError, NotFoundError, SubscriptionRequiredError } from '../../http/errors.js';
 import { type Clock, toIso } from '../../lib/clock.js';

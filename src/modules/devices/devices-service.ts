@@ -2,6 +2,7 @@
 // and, for a code macro, one of its settings profiles (the macro's Default unless told).
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DialectName } from '../../db/database.js';
+import { lockProfileRow } from '../../db/locks.js';
 import type { Database, DevicesTable } from '../../db/schema.js';
 import { containsInsensitive, textSortKey } from '../../db/text.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
@@ -124,13 +125,8 @@ export class DeviceService {
       return { macro_id: macroId, profile_id: null };
     }
     if (changes.profile_id) {
-      const profile = await trx
-        .selectFrom('macro_setting_profiles')
-        .select('id')
-        .where('id', '=', changes.profile_id)
-        .where('macro_id', '=', macroId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
+      // Locked until commit, so a concurrent delete of the profile cannot slip in between.
+      const profile = await lockProfileRow(trx, this.dialect, userId, changes.profile_id, macroId);
       if (!profile) throw invalid('body.profile_id', 'is not a settings profile of this macro');
       return { macro_id: macroId, profile_id: profile.id };
     }

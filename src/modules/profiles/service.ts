@@ -3,6 +3,7 @@
 // deleting any other profile moves its devices to the Default in the same transaction.
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { type DialectName, isUniqueViolation } from '../../db/database.js';
+import { lockProfileRow } from '../../db/locks.js';
 import type { Database } from '../../db/schema.js';
 import { textSortKey } from '../../db/text.js';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
@@ -162,7 +163,9 @@ export class ProfileService {
   async remove(userId: number, profileId: number) {
     const now = this.clock.now();
     return this.db.transaction().execute(async (trx) => {
-      const profile = await findOwnedProfile(trx, userId, profileId);
+      // Lock first: a device being pointed at this profile waits, then finds it gone.
+      const profile = await lockProfileRow(trx, this.dialect, userId, profileId);
+      if (!profile) throw new NotFoundError('No settings profile with this id.');
       if (profile.is_default === 1) throw defaultProtected('deleted');
       const defaultId = await ensureDefaultProfile(trx, userId, profile.macro_id, now);
       await trx.updateTable('devices').set({ profile_id: defaultId, updated_at: now }).where('profile_id', '=', profileId).where('user_id', '=', userId).execute();
