@@ -1,0 +1,299 @@
+#!/usr/bin/env node
+// Key gate overhead: in one process and one run, measures the real app answering
+//   bare  GET /bench/bare    a public route registered only here, same handler output
+//                            and response schema as /api/whoami, no key checks
+//   gated GET /api/whoami    the same answer behind the API key gate (x-api-key)
+// with autocannon (50 connections) against the listening server, order bare → gated →
+// bare; the bare figure is the mean of the two bare runs so that drift over the run
+// (JIT, GC, thermal) does not favour either side.
+//
+// Usage (after `npm run build`, or `npm run bench:gate -- [options]`):
+//   node bench/gate.js [--engine sqlite|postgres] [--duration SECONDS] [--warmup SECONDS]
+//                      [--connections N] [--strict]
+//   --engine postgres uses DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test)
+//   in a fresh schema, and REDIS_URL (default redis://127.0.0.1:6379) under a fresh key
+//   prefix; both are removed afterwards. --strict exits 1 when a goal is missed.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { buildApp } from '../dist/app.js';
+import { loadConfig } from '../dist/config.js';
+import { openDatabase } from '../dist/db/database.js';
+import { migrateToLatest } from '../dist/db/migrate.js';
+import { connectRedis } from '../dist/db/redis.js';
+import { systemClock } from '../dist/lib/clock.js';
+import { WhoAmI } from '../dist/modules/api-keys/schemas.js';
+
+const GOAL_RATIO = 0.7;
+const GOAL_P99_MS = 10;
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      engine: { type: 'string', default: 'sqlite' },
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '50' },
+      strict: { type: 'boolean', default: false },
+    },
+  });
+  const number = (name, min) => {
+    const value = Number(values[name]);
+    if (!Number.isFinite(value) || value < min) throw new Error(`--${name} must be a number ≥ ${min}, got "${values[name]}"`);
+    return value;
+  };
+  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
+  return {
+    engine: values.engine,
+    duration: number('duration', 1),
+    warmup: number('warmup', 0),
+    connections: Math.floor(number('connections', 1)),
+    strict: values.strict,
+  };
+}
+
+async function withPg(url, query) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+async function deleteRedisKeys(redis, prefix) {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length) await redis.del(...keys);
+  } while (cursor !== '0');
+}
+
+async function request(base, method, path, { body, headers = {} } = {}) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text);
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** One autocannon run; latencies are recorded unrounded (autocannon's histogram keeps whole ms). */
+function run(url, headers, seconds, connections) {
+  const latencies = [];
+  const cpuBefore = process.cpuUsage();
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({ url, headers, connections, duration: seconds }, (error, result) => {
+      if (error) reject(error);
+      else {
+        const cpu = process.cpuUsage(cpuBefore);
+        latencies.sort((a, b) => a - b);
+        resolve({
+          rps: result.requests.mean,
+          total: result.requests.total,
+          ok: result['2xx'],
+          non2xx: result.non2xx,
+          errors: result.errors,
+          timeouts: result.timeouts,
+          statusCodes: result.statusCodeStats,
+          p50: percentile(latencies, 50),
+          p99: percentile(latencies, 99),
+          // CPU of this whole process (server and load generator) per request: steadier than
+          // req/s when other work shares the machine, but blind to PostgreSQL's and Redis' CPU.
+          cpuUsPerRequest: (cpu.user + cpu.system) / Math.max(1, result.requests.total),
+        });
+      }
+    });
+    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+  });
+}
+
+function assertAllOk(label, result) {
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0 || result.ok === 0) {
+    throw new Error(
+      `${label}: not every response was 2xx (2xx=${result.ok}, non-2xx=${result.non2xx}, errors=${result.errors}, timeouts=${result.timeouts}, ` +
+        `status codes ${JSON.stringify(result.statusCodes)}); a benchmark of refusals measures nothing.`,
+    );
+  }
+}
+
+async function main() {
+  const opts = options();
+  const suffix = randomBytes(6).toString('hex');
+  const redisPrefix = `bench:${suffix}:`;
+  const pgSchema = opts.engine === 'postgres' ? `bench_${suffix}` : undefined;
+  const databaseUrl = opts.engine === 'postgres' ? process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test' : undefined;
+  const redisUrl = opts.engine === 'postgres' ? process.env.REDIS_URL || 'redis://127.0.0.1:6379' : undefined;
+  const tempDir = opts.engine === 'sqlite' ? mkdtempSync(join(tmpdir(), 'gate-bench-')) : undefined;
+
+  const config = loadConfig({
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    // The limiter still counts every request, but never refuses one.
+    RATE_LIMIT_PER_KEY: '1000000000',
+    RATE_LIMIT_PER_ACCOUNT: '1000000000',
+    REDIS_PREFIX: redisPrefix,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+  });
+
+  const cleanups = [];
+  const cleanup = async () => {
+    for (const step of cleanups.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        console.error(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  };
+
+  try {
+    if (tempDir) cleanups.push(() => rmSync(tempDir, { recursive: true, force: true }));
+    if (pgSchema) {
+      await withPg(databaseUrl, `create schema ${pgSchema}`);
+      cleanups.push(() => withPg(databaseUrl, `drop schema if exists ${pgSchema} cascade`));
+    }
+    const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: tempDir ? join(tempDir, 'bench.sqlite') : undefined, pgSchema });
+    cleanups.push(() => db.close());
+    await migrateToLatest(db);
+    const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+    if (redis) {
+      cleanups.push(() => redis.quit());
+      cleanups.push(() => deleteRedisKeys(redis, redisPrefix));
+    }
+
+    const app = await buildApp({ config, db, clock: systemClock, redis, passwordParams: { N: 1024, r: 8, p: 1 } });
+    cleanups.push(() => app.close());
+
+    // The baseline: the same JSON /api/whoami gives the bench user, through the same
+    // response schema and the app's global hooks (guards, metrics), without a key check.
+    // The body is filled in once the user and key exist, before any measurement.
+    let bareBody = null;
+    app.get('/bench/bare', { config: { auth: { kind: 'public' } }, schema: { hide: true, response: { 200: WhoAmI } } }, async () => bareBody);
+    await app.ready();
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${app.server.address().port}`;
+
+    const email = `bench-${suffix}@example.com`;
+    const signedIn = await request(base, 'POST', '/api/auth/signup', { body: { email, password: `pw-${suffix}-${suffix}`, name: 'Bench' } });
+    const created = await request(base, 'POST', '/api/api-keys', {
+      body: { name: 'gate bench', expires_in: 'never' },
+      headers: { authorization: `Bearer ${signedIn.session.token}` },
+    });
+    const keyHeaders = { 'x-api-key': created.key };
+    bareBody = {
+      user: { id: signedIn.user.id, email: signedIn.user.email },
+      api_key: { id: created.api_key.id, name: created.api_key.name, prefix: created.api_key.prefix, scopes: created.api_key.scopes, expires_at: created.api_key.expires_at },
+    };
+    const whoami = await request(base, 'GET', '/api/whoami', { headers: keyHeaders });
+    const bare = await request(base, 'GET', '/bench/bare');
+    if (JSON.stringify(whoami) !== JSON.stringify(bare)) {
+      throw new Error(`/bench/bare must answer exactly what /api/whoami does:\n  whoami ${JSON.stringify(whoami)}\n  bare   ${JSON.stringify(bare)}`);
+    }
+
+    const targets = { bare: { url: `${base}/bench/bare`, headers: {} }, gated: { url: `${base}/api/whoami`, headers: keyHeaders } };
+    const order = ['bare', 'gated', 'bare'];
+    const runs = [];
+    console.log(
+      `Key gate benchmark: engine=${opts.engine}${redis ? ' (+ Redis)' : ''}, ${opts.connections} connections, ` +
+        `${opts.warmup} s warm-up + ${opts.duration} s per run, order ${order.join(' → ')}`,
+    );
+    const loadBefore = loadavg()[0];
+    console.log(`  ${cpus().length} CPUs, node ${process.version}, 1-min load average before: ${loadBefore.toFixed(2)}`);
+    for (const name of order) {
+      const target = targets[name];
+      if (opts.warmup > 0) assertAllOk(`${name} warm-up`, await run(target.url, target.headers, opts.warmup, opts.connections));
+      const result = await run(target.url, target.headers, opts.duration, opts.connections);
+      assertAllOk(name, result);
+      runs.push({ target: name, ...result });
+      console.log(
+        `  ${name.padEnd(5)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms  ` +
+          `${result.cpuUsPerRequest.toFixed(1)} CPU µs/req  (${result.total} requests, all 2xx)`,
+      );
+    }
+    const loadAfter = loadavg()[0];
+
+    const bareRuns = runs.filter((r) => r.target === 'bare');
+    const gatedRun = runs.find((r) => r.target === 'gated');
+    const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
+    const bareSummary = {
+      rps: mean(bareRuns.map((r) => r.rps)),
+      p50: mean(bareRuns.map((r) => r.p50)),
+      p99: mean(bareRuns.map((r) => r.p99)),
+      cpuUsPerRequest: mean(bareRuns.map((r) => r.cpuUsPerRequest)),
+    };
+    const ratio = gatedRun.rps / bareSummary.rps;
+    const ratioGoalApplies = opts.engine === 'sqlite';
+    const ratioOk = ratio >= GOAL_RATIO;
+    const p99Ok = gatedRun.p99 < GOAL_P99_MS;
+
+    const rows = [
+      ['target', 'req/s (mean)', 'p50 ms', 'p99 ms', 'CPU µs/req'],
+      ['bare (mean of 2)', bareSummary.rps.toFixed(0), bareSummary.p50.toFixed(2), bareSummary.p99.toFixed(2), bareSummary.cpuUsPerRequest.toFixed(1)],
+      ['gated /api/whoami', gatedRun.rps.toFixed(0), gatedRun.p50.toFixed(2), gatedRun.p99.toFixed(2), gatedRun.cpuUsPerRequest.toFixed(1)],
+    ];
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+    const line = (row) => `| ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' | ')} |`;
+    console.log('');
+    console.log(line(rows[0]));
+    console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+    for (const row of rows.slice(1)) console.log(line(row));
+    console.log('');
+    console.log(`gated / bare throughput: ${(ratio * 100).toFixed(1)} %`);
+    console.log(`gate cost in this process: +${(gatedRun.cpuUsPerRequest - bareSummary.cpuUsPerRequest).toFixed(1)} CPU µs per request`);
+    console.log(`1-min load average before/after: ${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)} (other work on the machine skews req/s)`);
+    console.log(
+      `goal gated ≥ ${GOAL_RATIO * 100} % of bare: ${ratioGoalApplies ? (ratioOk ? 'MET' : 'MISSED') : `${ratioOk ? 'would be met' : 'would be missed'} (the goal is set for SQLite only)`}`,
+    );
+    console.log(`goal gated p99 < ${GOAL_P99_MS} ms:        ${p99Ok ? 'MET' : 'MISSED'}`);
+    console.log(
+      JSON.stringify({
+        bench: 'key-gate',
+        engine: opts.engine,
+        redis: Boolean(redis),
+        connections: opts.connections,
+        duration_s: opts.duration,
+        warmup_s: opts.warmup,
+        node: process.version,
+        cpus: cpus().length,
+        loadavg_1m: { before: round(loadBefore), after: round(loadAfter) },
+        runs: runs.map((r) => ({ target: r.target, rps: round(r.rps), p50_ms: round(r.p50), p99_ms: round(r.p99), cpu_us_per_req: round(r.cpuUsPerRequest, 1), requests: r.total })),
+        bare: { rps: round(bareSummary.rps), p50_ms: round(bareSummary.p50), p99_ms: round(bareSummary.p99), cpu_us_per_req: round(bareSummary.cpuUsPerRequest, 1) },
+        gated: { rps: round(gatedRun.rps), p50_ms: round(gatedRun.p50), p99_ms: round(gatedRun.p99), cpu_us_per_req: round(gatedRun.cpuUsPerRequest, 1) },
+        ratio: round(ratio, 4),
+        goals: { ratio_min: GOAL_RATIO, ratio_applies: ratioGoalApplies, ratio_met: ratioOk, p99_max_ms: GOAL_P99_MS, p99_met: p99Ok },
+      }),
+    );
+    await cleanup();
+    if (opts.strict && ((ratioGoalApplies && !ratioOk) || !p99Ok)) process.exitCode = 1;
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+function round(value, digits = 2) {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+main().catch((error) => {
+  console.error(`bench/gate.js failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exit(1);
+});
