@@ -15,7 +15,7 @@ import { PASSWORD_HASH_PARAMS } from './lib/crypto.js';
 import { accountRoutes } from './modules/accounts/routes.js';
 import { AccountService } from './modules/accounts/service.js';
 import { adminRoutes } from './modules/admin/routes.js';
-import { RedisAuthEpoch } from './modules/api-keys/auth-epoch.js';
+import { LocalAuthEpoch, RedisAuthEpoch } from './modules/api-keys/auth-epoch.js';
 import { KeyResolver } from './modules/api-keys/key-resolver.js';
 import { LastUsedRecorder } from './modules/api-keys/last-used.js';
 import { apiKeyRoutes } from './modules/api-keys/routes.js';
@@ -92,7 +92,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   };
   redis?.on('error', (error) => warnSharedState(error, 'Redis connection'));
   db.onConnectionError((error) => app.log.warn({ err: error }, 'a pooled database connection dropped; it will be replaced'));
-  const resolver = new KeyResolver(db.kysely, redis ? new RedisAuthEpoch(redis, config.redisPrefix) : null, warnSharedState);
+  const epoch = redis ? new RedisAuthEpoch(redis, config.redisPrefix) : db.externalChangeCounter ? new LocalAuthEpoch(db.externalChangeCounter) : null;
+  const resolver = new KeyResolver(db.kysely, epoch, warnSharedState);
   const lastUsed = new LastUsedRecorder(db.kysely, (error) => app.log.error({ err: error }, 'writing last_used_at failed'));
   const limiter = (name: string, limit: number) => new FixedWindowLimiter(name, limit, clock, redis, config.redisPrefix);
   const gate = new ApiKeyGate(resolver, limiter('key', config.rateLimitPerKey), limiter('account', config.rateLimitPerAccount), lastUsed, clock);

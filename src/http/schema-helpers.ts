@@ -1,13 +1,22 @@
 // Small TypeBox builders shared by route schemas.
-import { type TSchema, type TUnsafe, Type } from 'typebox';
+import { type Static, type TSchema, type TUnsafe, Type } from 'typebox';
 
 /** A string restricted to `values`, as a plain JSON Schema enum (one clear error message). */
 export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
-export function Nullable<T extends TSchema>(schema: T) {
-  return Type.Union([schema, Type.Null()]);
+/**
+ * The schema or null. A scalar becomes a type array (`["string", "null"]`, valid JSON Schema
+ * and OpenAPI 3.1) rather than `anyOf`: fast-json-stringify must validate every value
+ * against each `anyOf` branch to serialise it, which costs more than the rest of a request.
+ */
+export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
+  const { type } = schema as { type?: unknown };
+  if (typeof type === 'string' && type !== 'object' && type !== 'array') {
+    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+  }
+  return Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()]));
 }
 
 export const DateTime = (options: Record<string, unknown> = {}) => Type.String({ format: 'date-time', ...options });

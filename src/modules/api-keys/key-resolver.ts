@@ -1,12 +1,15 @@
 // Resolves a presented key (by its SHA-256) to the key, its owner and the owner's
-// subscription in one query. With Redis, results are cached in the process and checked
-// against the shared auth epoch on every request, so a revocation in any process is seen
-// by all of them before their next request. Without Redis every request asks the
-// database: on SQLite that is a few microseconds, and it is always correct. When Redis
-// cannot be read, the cache is dropped and the database answers, so an outage costs speed,
-// never correctness.
+// subscription in one query, and caches the result in the process. Every request checks
+// the cache against an epoch that moves whenever a key is revoked or a subscription changes
+// (in Redis, shared by every process; on the embedded default, in memory plus SQLite's
+// data_version), so a revocation anywhere is seen before the next request. Without either
+// (PostgreSQL without Redis) every request asks the database. When Redis cannot be read,
+// the cache is dropped and the database answers, so an outage costs speed, never
+// correctness. Key expiry and trial ends are checked against the clock on every request,
+// cached or not.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { toIso } from '../../lib/clock.js';
 import { constantTimeEqual } from '../../lib/crypto.js';
 import type { SubscriptionRow } from '../billing/subscription.js';
 import type { AuthEpoch } from './auth-epoch.js';
@@ -19,6 +22,8 @@ export interface ResolvedKey {
   prefix: string;
   scopes: Scope[];
   expiresAt: number | null;
+  /** Formatted once when loaded, not on every request that shows it. */
+  expiresAtIso: string | null;
   revokedAt: number | null;
   userEmail: string;
   userDisabled: boolean;
@@ -51,7 +56,8 @@ export class KeyResolver {
     // revocation is then tagged with the older epoch and never served again.
     let epoch: string;
     try {
-      epoch = await this.epoch.current();
+      const current = this.epoch.current();
+      epoch = typeof current === 'string' ? current : await current;
     } catch (error) {
       this.cache.clear();
       this.onSharedStateError(error, 'reading the key-cache epoch from Redis; using the database');
@@ -132,6 +138,7 @@ export class KeyResolver {
       prefix: row.prefix,
       scopes: JSON.parse(row.scopes) as Scope[],
       expiresAt: row.expires_at,
+      expiresAtIso: toIso(row.expires_at),
       revokedAt: row.revoked_at,
       userEmail: row.email ?? '',
       userDisabled: row.email === null || row.disabled_at !== null,

@@ -3,7 +3,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf, keyRoute, sessionRoute } from '../../http/route-auth.js';
 import { errors, IdParams } from '../../http/schema-helpers.js';
-import { toIso } from '../../lib/clock.js';
 import type { ResolvedKey } from './key-resolver.js';
 import { ApiKey, CreatedKey, CreateKeyBody, KeyList, WhoAmI } from './schemas.js';
 import type { ApiKeyService } from './service.js';
@@ -53,7 +52,7 @@ export function apiKeyRoutes(keys: ApiKeyService): FastifyPluginAsyncTypebox {
         if (!key) throw new Error('whoami reached without a resolved key');
         return {
           user: { id: key.userId, email: key.userEmail },
-          api_key: { id: key.id, name: key.name, prefix: key.prefix, scopes: key.scopes, expires_at: toIso(key.expiresAt) },
+          api_key: { id: key.id, name: key.name, prefix: key.prefix, scopes: key.scopes, expires_at: key.expiresAtIso },
         };
       },
     );
