@@ -33,6 +33,9 @@ import { opsRoutes } from './modules/ops/routes.js';
 import { runLogRoutes } from './modules/run-logs/routes.js';
 import { RunLogService } from './modules/run-logs/service.js';
 import { profileRoutes } from './modules/profiles/routes.js';
+import { adminProxyRoutes } from './modules/proxies/admin-routes.js';
+import { buildProxyModule } from './modules/proxies/module.js';
+import { proxyRoutes } from './modules/proxies/routes.js';
 import { ProfileService } from './modules/profiles/service.js';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -122,6 +125,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(executionRoutes(new RunHistoryService(db.kysely), new ExecutionReporter(db.kysely, clock)));
   await app.register(runLogRoutes(new RunLogService(db.kysely)));
   await app.register(profileRoutes(new ProfileService(db.kysely, db.dialect, clock)));
+  const proxyModule = buildProxyModule({ config, db, clock, geolocator: deps.geolocator });
+  await app.register(proxyRoutes(proxyModule));
+  await app.register(adminProxyRoutes(proxyModule.proxies));
 
   app.addHook('onClose', async () => {
     resolver.stop();

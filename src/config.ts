@@ -20,6 +20,12 @@ export interface Config {
   rateLimitPerKey: number;
   rateLimitPerAccount: number;
   authRateLimitPerIp: number;
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: lets webhooks and proxy checks reach private addresses (development, tests). */
+  allowPrivateNetworks: boolean;
+  /** PROXY_CHECK_URL: the IP-echo endpoint a proxy check fetches through the proxy. */
+  proxyCheckUrl: string;
+  /** PROXY_CHECK_TIMEOUT_MS: a whole proxy check, connect to last byte. */
+  proxyCheckTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -32,6 +38,9 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** ipify answers {"ip": "<caller's address>"}, the shape a proxy check reads. */
+export const DEFAULT_PROXY_CHECK_URL = 'https://api.ipify.org/?format=json';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -104,6 +113,9 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerKey: integer(env, 'RATE_LIMIT_PER_KEY', 120, 1, 1_000_000_000),
     rateLimitPerAccount: integer(env, 'RATE_LIMIT_PER_ACCOUNT', 300, 1, 1_000_000_000),
     authRateLimitPerIp: integer(env, 'AUTH_RATE_LIMIT_PER_IP', 20, 1, 1_000_000_000),
+    allowPrivateNetworks: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    proxyCheckUrl: url(env, 'PROXY_CHECK_URL', ['http:', 'https:']) ?? DEFAULT_PROXY_CHECK_URL,
+    proxyCheckTimeoutMs: integer(env, 'PROXY_CHECK_TIMEOUT_MS', 10_000, 100, 120_000),
   };
 }
 

@@ -5,6 +5,7 @@ import type { Db } from './db/database.js';
 import type { Redis } from './db/redis.js';
 import type { Clock } from './lib/clock.js';
 import type { ScryptParams } from './lib/crypto.js';
+import type { Geolocator } from './modules/proxies/geo.js';
 
 export interface Deps {
   config: Config;
@@ -16,4 +17,6 @@ export interface Deps {
   passwordParams?: ScryptParams;
   /** A pino destination; tests capture it to prove secrets never reach the log. */
   logStream?: pino.DestinationStream;
+  /** Where exit IPs are; the offline database unless a test injects one (its exits are 127.0.0.1). */
+  geolocator?: Geolocator;
 }

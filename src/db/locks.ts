@@ -31,3 +31,9 @@ export async function lockProfileRow(trx: Trx, dialect: DialectName, userId: num
   if (macroId !== undefined) query = query.where('macro_id', '=', macroId);
   return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
 }
+
+/** Locks one of the user's devices; undefined when there is none. Serialises proxy assignments per device. */
+export async function lockDeviceRow(trx: Trx, dialect: DialectName, userId: number, deviceId: number) {
+  const query = trx.selectFrom('devices').selectAll().where('id', '=', deviceId).where('user_id', '=', userId);
+  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+}

@@ -36,6 +36,7 @@ export async function installOpenApi(app: FastifyInstance, baseUrl: string): Pro
         { name: 'macros', description: 'Macros (application)' },
         { name: 'devices', description: 'Devices and device groups: listed with a key, changed by the application' },
         { name: 'profiles', description: 'Settings profiles of code macros, which devices follow (full-access keys only)' },
+        { name: 'proxies', description: 'Proxies, assignments to devices, connection info and usage (full-access keys; usage reporting by the application)' },
         { name: 'runs', description: 'Run history and run logs (keys with runs:read); execution reporting (application)' },
         { name: 'admin', description: "The operator's API" },
         { name: 'operations', description: 'Health, readiness and metrics' },

@@ -1,0 +1,137 @@
+// Proxy assignments: a device has at most one active assignment (a partial unique index
+// holds it); a new one ends the previous one in the same transaction.
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../../db/database.js';
+import { lockDeviceRow } from '../../db/locks.js';
+import type { Database, SessionType } from '../../db/schema.js';
+import { NotFoundError } from '../../http/errors.js';
+import { type Clock, toIso } from '../../lib/clock.js';
+import { compact } from '../../lib/compact.js';
+import { findOwnedDevice } from '../devices/devices-service.js';
+import { presentProxy, type ProxyRow } from './present.js';
+import { findOwnedProxy } from './proxy-service.js';
+import { newSessionId } from './validate.js';
+
+const ASSIGNMENT_NOT_FOUND = 'No active proxy assignment with this id.';
+
+export interface AssignmentRow {
+  id: number;
+  proxy_id: number;
+  device_id: number;
+  session_type: SessionType;
+  session_id: string | null;
+  active: number;
+  created_at: number;
+  device_name: string;
+  device_port: number | null;
+}
+
+function presentAssignment(row: AssignmentRow, proxy: ProxyRow) {
+  return compact({
+    id: row.id,
+    proxy_id: row.proxy_id,
+    proxy: presentProxy(proxy),
+    emulator_device_id: row.device_id,
+    device_name: row.device_name,
+    device_port: row.device_port,
+    session_id: row.session_id,
+    session_type: row.session_type,
+    active: row.active === 1,
+    created_at: toIso(row.created_at),
+  });
+}
+
+export class AssignmentService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+    private readonly clock: Clock,
+  ) {}
+
+  private selectActive(userId: number) {
+    return this.db
+      .selectFrom('proxy_assignments as a')
+      .innerJoin('devices as d', 'd.id', 'a.device_id')
+      .where('a.user_id', '=', userId)
+      .where('a.active', '=', 1)
+      .select(['a.id', 'a.proxy_id', 'a.device_id', 'a.session_type', 'a.session_id', 'a.active', 'a.created_at', 'd.name as device_name', 'd.port as device_port']);
+  }
+
+  /** An active assignment of the caller's, with its proxy; 404 otherwise. */
+  async findActive(userId: number, assignmentId: number): Promise<{ row: AssignmentRow; proxy: ProxyRow }> {
+    const row = await this.selectActive(userId).where('a.id', '=', assignmentId).executeTakeFirst();
+    if (!row) throw new NotFoundError(ASSIGNMENT_NOT_FOUND);
+    return { row, proxy: await findOwnedProxy(this.db, userId, row.proxy_id) };
+  }
+
+  private async listWhere(userId: number, deviceId?: number) {
+    let query = this.selectActive(userId);
+    if (deviceId !== undefined) query = query.where('a.device_id', '=', deviceId);
+    const rows = await query.orderBy('a.id').execute();
+    const proxyIds = [...new Set(rows.map((r) => r.proxy_id))];
+    const proxies = proxyIds.length ? await this.db.selectFrom('proxies').selectAll().where('user_id', '=', userId).where('id', 'in', proxyIds).execute() : [];
+    const byId = new Map(proxies.map((p) => [p.id, p]));
+    const items = rows.flatMap((row) => {
+      const proxy = byId.get(row.proxy_id);
+      return proxy ? [presentAssignment(row, proxy)] : [];
+    });
+    return { items, total: items.length };
+  }
+
+  list(userId: number) {
+    return this.listWhere(userId);
+  }
+
+  async forDevice(userId: number, deviceId: number) {
+    await findOwnedDevice(this.db, userId, deviceId);
+    return this.listWhere(userId, deviceId);
+  }
+
+  async assign(userId: number, input: { proxy_id: number; emulator_device_id: number; session_type?: SessionType }) {
+    const now = this.clock.now();
+    const id = await this.db.transaction().execute(async (trx) => {
+      // The device lock serialises two assignments racing for one device.
+      const device = await lockDeviceRow(trx, this.dialect, userId, input.emulator_device_id);
+      if (!device) throw new NotFoundError('No device with this id.');
+      const proxy = await findOwnedProxy(trx, userId, input.proxy_id);
+      const sessionType = input.session_type ?? proxy.session_type;
+      await trx
+        .updateTable('proxy_assignments')
+        .set({ active: 0, ended_at: now })
+        .where('device_id', '=', device.id)
+        .where('user_id', '=', userId)
+        .where('active', '=', 1)
+        .execute();
+      const inserted = await trx
+        .insertInto('proxy_assignments')
+        .values({
+          user_id: userId,
+          proxy_id: proxy.id,
+          device_id: device.id,
+          session_type: sessionType,
+          session_id: sessionType === 'sticky' ? newSessionId() : null,
+          active: 1,
+          created_at: now,
+          ended_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return inserted.id;
+    });
+    const { row, proxy } = await this.findActive(userId, id);
+    return presentAssignment(row, proxy);
+  }
+
+  /** Ends the assignment and answers the caller's remaining active ones. */
+  async end(userId: number, assignmentId: number) {
+    const result = await this.db
+      .updateTable('proxy_assignments')
+      .set({ active: 0, ended_at: this.clock.now() })
+      .where('id', '=', assignmentId)
+      .where('user_id', '=', userId)
+      .where('active', '=', 1)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw new NotFoundError(ASSIGNMENT_NOT_FOUND);
+    return this.listWhere(userId);
+  }
+}

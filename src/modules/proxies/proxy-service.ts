@@ -1,0 +1,195 @@
+// Proxies: create, list, read, update, delete and bulk import, always filtered by owner.
+// Managed proxies (granted by the operator) are readable but not changeable by the user.
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, ProxyMode, ProxyScheme, SessionType } from '../../db/schema.js';
+import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { offsetOf, type PageRequest, pageOf } from '../../http/paging.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Targeting } from './gateways.js';
+import { IMPORT_MAX_LINES, identityOf, maskLine, normaliseHost, type ParsedProxy, parseProxyLine } from './import-parser.js';
+import { presentProxy, type ProxyRow } from './present.js';
+import type { ProxySecrets } from './secrets.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface CreateProxyInput {
+  host: string;
+  port: number;
+  scheme?: ProxyScheme;
+  label?: string;
+  username?: string;
+  password?: string;
+  session_type?: SessionType;
+  gateway?: string | null;
+  target_countries?: string[];
+  exclude_countries?: string[];
+  target_state?: string;
+  target_city?: string;
+  target_zip?: string;
+  target_asn?: number;
+  exclude_asn?: number[];
+}
+
+const NOT_FOUND = 'No proxy with this id.';
+
+/** The caller's proxy (own or managed); another account's answers 404 like a missing one. */
+export async function findOwnedProxy(db: Db, userId: number, proxyId: number): Promise<ProxyRow> {
+  const row = await db.selectFrom('proxies').selectAll().where('id', '=', proxyId).where('user_id', '=', userId).executeTakeFirst();
+  if (!row) throw new NotFoundError(NOT_FOUND);
+  return row;
+}
+
+function targetingFrom(input: CreateProxyInput): Targeting {
+  const upper = (codes?: string[]) => (codes?.length ? codes.map((c) => c.toUpperCase()) : undefined);
+  const targeting: Targeting = {
+    countries: upper(input.target_countries),
+    exclude_countries: upper(input.exclude_countries),
+    state: input.target_state,
+    city: input.target_city,
+    zip: input.target_zip,
+    asn: input.target_asn,
+    exclude_asn: input.exclude_asn?.length ? input.exclude_asn : undefined,
+  };
+  return Object.fromEntries(Object.entries(targeting).filter(([, v]) => v !== undefined)) as Targeting;
+}
+
+export class ProxyService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly secrets: ProxySecrets,
+  ) {}
+
+  private row(userId: number, mode: ProxyMode, proxy: ParsedProxy & { label?: string | null; session_type?: SessionType; gateway?: string | null; targeting?: Targeting }) {
+    const now = this.clock.now();
+    const gateway = proxy.gateway ?? null;
+    return {
+      user_id: userId,
+      mode,
+      label: proxy.label ?? null,
+      scheme: proxy.scheme,
+      host: proxy.host,
+      port: proxy.port,
+      username: proxy.username,
+      password_enc: this.secrets.seal(proxy.password),
+      session_type: proxy.session_type ?? ('sticky' as const),
+      gateway,
+      // A plain proxy ignores targeting (service-api.md); a gateway proxy always has an object.
+      targeting: gateway ? JSON.stringify(proxy.targeting ?? {}) : null,
+      status: 'unchecked' as const,
+      last_check_at: null,
+      last_exit_ip: null,
+      last_exit_country: null,
+      last_exit_city: null,
+      last_exit_asn: null,
+      last_latency_ms: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  async create(userId: number, input: CreateProxyInput, mode: ProxyMode = 'byop') {
+    const host = normaliseHost(input.host.trim().replace(/^\[(.*)\]$/, '$1'));
+    if (!host) throw new ValidationError([{ path: 'body.host', message: 'is not a valid host name or IP address' }]);
+    if (input.password && !input.username) throw new ValidationError([{ path: 'body.password', message: 'needs a username' }]);
+    const parsed: ParsedProxy = { scheme: input.scheme ?? 'http', host, port: input.port, username: input.username ?? '', password: input.password ?? '' };
+    const values = this.row(userId, mode, { ...parsed, label: input.label, session_type: input.session_type, gateway: input.gateway, targeting: targetingFrom(input) });
+    const inserted = await this.db
+      .insertInto('proxies')
+      .values(values)
+      .onConflict((oc) => oc.columns(['user_id', 'scheme', 'host', 'port', 'username']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (!inserted) throw new ValidationError([{ path: 'body.host', message: 'duplicates a stored proxy (same scheme, host, port and username)' }]);
+    return presentProxy(inserted);
+  }
+
+  async list(userId: number, filter: { mode?: ProxyMode; status?: string }, page: PageRequest) {
+    let query = this.db.selectFrom('proxies').where('user_id', '=', userId);
+    if (filter.mode) query = query.where('mode', '=', filter.mode);
+    if (filter.status) query = query.where('status', '=', filter.status as ProxyRow['status']);
+    const [{ total }, rows] = await Promise.all([
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      query.selectAll().orderBy('id').limit(page.pageSize).offset(offsetOf(page)).execute(),
+    ]);
+    return pageOf(page, Number(total), rows.map(presentProxy));
+  }
+
+  async read(userId: number, proxyId: number) {
+    return presentProxy(await findOwnedProxy(this.db, userId, proxyId));
+  }
+
+  /** The user's own proxies only: a managed one answers 404, as if it were not theirs. */
+  async update(userId: number, proxyId: number, input: { label?: string | null; targeting?: Targeting }) {
+    const row = await findOwnedProxy(this.db, userId, proxyId);
+    if (row.mode !== 'byop') throw new NotFoundError(NOT_FOUND);
+    const set: { label?: string | null; targeting?: string; updated_at: number } = { updated_at: this.clock.now() };
+    if (input.label !== undefined) set.label = input.label;
+    // Replaces the whole object; a plain proxy has none to replace.
+    if (input.targeting !== undefined && row.gateway) set.targeting = JSON.stringify(input.targeting);
+    const updated = await this.db.updateTable('proxies').set(set).where('id', '=', proxyId).where('user_id', '=', userId).returningAll().executeTakeFirstOrThrow();
+    return presentProxy(updated);
+  }
+
+  async remove(userId: number, proxyId: number, mode: ProxyMode = 'byop'): Promise<void> {
+    // Assignments go with the proxy (ON DELETE CASCADE): deleting ends them.
+    const result = await this.db.deleteFrom('proxies').where('id', '=', proxyId).where('user_id', '=', userId).where('mode', '=', mode).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw new NotFoundError(NOT_FOUND);
+  }
+
+  /** Admin: a managed proxy of any account. */
+  async removeManaged(proxyId: number): Promise<void> {
+    const row = await this.db.selectFrom('proxies').select('user_id').where('id', '=', proxyId).where('mode', '=', 'managed').executeTakeFirst();
+    if (!row) throw new NotFoundError('No managed proxy with this id.');
+    await this.remove(row.user_id, proxyId, 'managed');
+  }
+
+  async grantManaged(userId: number, input: CreateProxyInput) {
+    const user = await this.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+    if (!user) throw new NotFoundError('No user with this id.');
+    return this.create(userId, input, 'managed');
+  }
+
+  async import(userId: number, text: string) {
+    const lines = text.split(/\r\n|\n|\r/);
+    if (lines.length > IMPORT_MAX_LINES) {
+      throw new ValidationError([{ path: 'body.proxies', message: `has ${lines.length} lines; at most ${IMPORT_MAX_LINES} per request` }]);
+    }
+    const stored = await this.db.selectFrom('proxies').select(['scheme', 'host', 'port', 'username']).where('user_id', '=', userId).execute();
+    const known = new Set(stored.map(identityOf));
+    const errors: { line: number; raw: string; reason: string }[] = [];
+    const batch: { line: number; raw: string; proxy: ParsedProxy }[] = [];
+    const inBatch = new Map<string, number>();
+    lines.forEach((text, index) => {
+      const line = index + 1;
+      const result = parseProxyLine(text);
+      if (result.kind === 'skip') return;
+      if (result.kind === 'error') return void errors.push({ line, raw: maskLine(text), reason: result.reason });
+      const identity = identityOf(result.proxy);
+      if (known.has(identity)) return void errors.push({ line, raw: maskLine(text), reason: 'duplicates a stored proxy (same scheme, host, port and username)' });
+      const first = inBatch.get(identity);
+      if (first !== undefined) return void errors.push({ line, raw: maskLine(text), reason: `duplicates line ${first} of this import` });
+      inBatch.set(identity, line);
+      batch.push({ line, raw: text, proxy: result.proxy });
+    });
+    const created: ProxyRow[] = [];
+    for (let start = 0; start < batch.length; start += 500) {
+      const chunk = batch.slice(start, start + 500);
+      const rows = await this.db
+        .insertInto('proxies')
+        .values(chunk.map((entry) => this.row(userId, 'byop', entry.proxy)))
+        // A concurrent request may have stored the same proxy since we read: reported below.
+        .onConflict((oc) => oc.columns(['user_id', 'scheme', 'host', 'port', 'username']).doNothing())
+        .returningAll()
+        .execute();
+      const inserted = new Set(rows.map(identityOf));
+      for (const entry of chunk) {
+        if (!inserted.has(identityOf(entry.proxy))) errors.push({ line: entry.line, raw: maskLine(entry.raw), reason: 'duplicates a stored proxy (same scheme, host, port and username)' });
+      }
+      created.push(...rows);
+    }
+    errors.sort((a, b) => a.line - b.line);
+    return { created_count: created.length, error_count: errors.length, created: created.sort((a, b) => a.id - b.id).map(presentProxy), errors };
+  }
+}

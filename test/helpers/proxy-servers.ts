@@ -1,0 +1,75 @@
+// Real servers on 127.0.0.1 for proxy checks: an IP-echo endpoint, an HTTP proxy with
+// authentication (proxy-chain), a SOCKS5 proxy with authentication, and a server that
+// accepts connections and never answers (for time-outs).
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import { createServer as createSocksServer } from '@pondwader/socks5-server';
+import { Server as ProxyChainServer } from 'proxy-chain';
+
+export interface Running {
+  port: number;
+  close(): Promise<void>;
+}
+
+function closeServer(server: HttpServer | NetServer, sockets: Set<Socket>): Promise<void> {
+  for (const socket of sockets) socket.destroy();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+function listen(server: HttpServer | NetServer): Promise<{ port: number; sockets: Set<Socket> }> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ port: (server.address() as { port: number }).port, sockets })));
+}
+
+/** Answers {"ip": <the caller's address>}, as api.ipify.org does. */
+export async function startEchoServer(): Promise<Running> {
+  const server = createHttpServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ ip: req.socket.remoteAddress }));
+  });
+  const { port, sockets } = await listen(server);
+  return { port, close: () => closeServer(server, sockets) };
+}
+
+/** An HTTP proxy that answers 407 unless the credentials match; records the usernames it saw. */
+export async function startHttpProxy(accept: (username: string, password: string) => boolean): Promise<Running & { usernames: string[] }> {
+  const usernames: string[] = [];
+  const server = new ProxyChainServer({
+    port: 0,
+    host: '127.0.0.1',
+    prepareRequestFunction: ({ username, password }) => {
+      usernames.push(username);
+      return { requestAuthentication: !accept(username, password) };
+    },
+  });
+  await server.listen();
+  return { port: server.port, usernames, close: () => server.close(true) };
+}
+
+export async function startSocksProxy(username: string, password: string): Promise<Running> {
+  const socks = createSocksServer({ auth: { username, password } });
+  // Our own listener hands each socket to the SOCKS server (the package's documented way to
+  // process streams), so the test knows the port and can close every connection.
+  const server = createNetServer((socket) => socks._handleConnection(socket));
+  const { port, sockets } = await listen(server);
+  return { port, close: () => closeServer(server, sockets) };
+}
+
+/** Accepts TCP connections and never says a word. */
+export async function startSilentServer(): Promise<Running> {
+  const server = createNetServer(() => undefined);
+  const { port, sockets } = await listen(server);
+  return { port, close: () => closeServer(server, sockets) };
+}
+
+/** A port nothing listens on (taken, then released). */
+export async function closedPort(): Promise<number> {
+  const server = createNetServer();
+  const { port, sockets } = await listen(server);
+  await closeServer(server, sockets);
+  return port;
+}
