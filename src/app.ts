@@ -11,6 +11,7 @@ import { installMetrics } from './http/metrics.js';
 import { installOpenApi } from './http/openapi.js';
 import { FixedWindowLimiter } from './http/rate-limit.js';
 import { installValidation } from './http/validation.js';
+import { systemResolver } from './lib/address-policy.js';
 import { PASSWORD_HASH_PARAMS } from './lib/crypto.js';
 import { accountRoutes } from './modules/accounts/routes.js';
 import { AccountService } from './modules/accounts/service.js';
@@ -33,6 +34,9 @@ import { opsRoutes } from './modules/ops/routes.js';
 import { runLogRoutes } from './modules/run-logs/routes.js';
 import { RunLogService } from './modules/run-logs/service.js';
 import { profileRoutes } from './modules/profiles/routes.js';
+import { WebhookDeliveryService } from './modules/webhooks/deliveries-service.js';
+import { WebhookEndpointService } from './modules/webhooks/endpoints-service.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
 import { adminProxyRoutes } from './modules/proxies/admin-routes.js';
 import { buildProxyModule } from './modules/proxies/module.js';
 import { proxyRoutes } from './modules/proxies/routes.js';
@@ -125,6 +129,15 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(executionRoutes(new RunHistoryService(db.kysely), new ExecutionReporter(db.kysely, clock)));
   await app.register(runLogRoutes(new RunLogService(db.kysely)));
   await app.register(profileRoutes(new ProfileService(db.kysely, db.dialect, clock)));
+  await app.register(
+    webhookRoutes(
+      new WebhookEndpointService(db.kysely, db.dialect, clock, {
+        secretKey: () => config.secretKey,
+        addressPolicy: { allowPrivate: config.allowPrivateNetworks, resolver: deps.resolver ?? systemResolver },
+      }),
+      new WebhookDeliveryService(db.kysely, clock),
+    ),
+  );
   const proxyModule = buildProxyModule({ config, db, clock, geolocator: deps.geolocator });
   await app.register(proxyRoutes(proxyModule));
   await app.register(adminProxyRoutes(proxyModule.proxies));

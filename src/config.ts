@@ -26,6 +26,18 @@ export interface Config {
   proxyCheckUrl: string;
   /** PROXY_CHECK_TIMEOUT_MS: a whole proxy check, connect to last byte. */
   proxyCheckTimeoutMs: number;
+  /** WEBHOOK_RETRY_SCHEDULE: seconds before each webhook attempt; the first entry is 0 (at once), one entry per attempt. */
+  webhookRetrySchedule: number[];
+  /** WEBHOOK_DISABLE_AFTER_FAILURES: an endpoint is disabled when its failure streak reaches this many attempts… */
+  webhookDisableAfterFailures: number;
+  /** WEBHOOK_DISABLE_AFTER_HOURS (as ms): …and the streak's first failure is at least this old. */
+  webhookDisableAfterMs: number;
+  /** WEBHOOK_POLL_MS: how often an idle webhook worker looks for due deliveries. */
+  webhookPollMs: number;
+  /** WEBHOOK_CONCURRENCY: deliveries one worker process sends at the same time. */
+  webhookConcurrency: number;
+  /** RUN_WORKERS: whether `serve` also runs the background workers (webhook deliveries). */
+  runWorkers: boolean;
 }
 
 export class ConfigError extends Error {
@@ -76,6 +88,18 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+/** Comma-separated whole seconds; the first attempt is at once, so the list starts with 0. */
+function retrySchedule(env: Env, name: string, fallback: string): number[] {
+  const raw = (env[name] || fallback).trim();
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.some((part) => !/^\d+$/.test(part))) throw new ConfigError(name, `expected comma-separated whole seconds, got "${raw}"`);
+  const delays = parts.map(Number);
+  if (delays.length > 50) throw new ConfigError(name, 'at most 50 attempts');
+  if (delays[0] !== 0) throw new ConfigError(name, 'must start with 0 (the first attempt is made at once)');
+  if (delays.some((delay) => delay > 7 * 86_400)) throw new ConfigError(name, 'each delay must be at most 604800 seconds (7 days)');
+  return delays;
+}
+
 /** Accepts 32 bytes written as 64 hex characters or as base64. */
 export function parseSecretKey(raw: string, name = 'SECRET_KEY'): Buffer {
   const trimmed = raw.trim();
@@ -113,6 +137,12 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerKey: integer(env, 'RATE_LIMIT_PER_KEY', 120, 1, 1_000_000_000),
     rateLimitPerAccount: integer(env, 'RATE_LIMIT_PER_ACCOUNT', 300, 1, 1_000_000_000),
     authRateLimitPerIp: integer(env, 'AUTH_RATE_LIMIT_PER_IP', 20, 1, 1_000_000_000),
+    webhookRetrySchedule: retrySchedule(env, 'WEBHOOK_RETRY_SCHEDULE', '0,5,300,1800,7200,18000,36000,36000'),
+    webhookDisableAfterFailures: integer(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 20, 1, 1_000_000),
+    webhookDisableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 24, 0, 8760) * 3_600_000,
+    webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 500, 10, 600_000),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1000),
+    runWorkers: boolean(env, 'RUN_WORKERS', true),
     allowPrivateNetworks: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     proxyCheckUrl: url(env, 'PROXY_CHECK_URL', ['http:', 'https:']) ?? DEFAULT_PROXY_CHECK_URL,
     proxyCheckTimeoutMs: integer(env, 'PROXY_CHECK_TIMEOUT_MS', 10_000, 100, 120_000),

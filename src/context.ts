@@ -3,6 +3,7 @@ import type pino from 'pino';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { Redis } from './db/redis.js';
+import type { Resolver } from './lib/address-policy.js';
 import type { Clock } from './lib/clock.js';
 import type { ScryptParams } from './lib/crypto.js';
 import type { Geolocator } from './modules/proxies/geo.js';
@@ -19,4 +20,6 @@ export interface Deps {
   logStream?: pino.DestinationStream;
   /** Where exit IPs are; the offline database unless a test injects one (its exits are 127.0.0.1). */
   geolocator?: Geolocator;
+  /** Host-name look-ups for address checks; tests inject answers (the DNS-rebinding case). */
+  resolver?: Resolver;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// CLI entry: serve | migrate | admin | openapi.
+// CLI entry: serve | worker | migrate | admin | openapi.
 import { buildApp } from './app.js';
 import { type Config, ConfigError, ensureSecretKey, loadConfig } from './config.js';
 import { type Db, openDatabase, sqliteFileIn } from './db/database.js';
@@ -7,11 +7,15 @@ import { migrateToLatest } from './db/migrate.js';
 import { connectRedis, redisReady } from './db/redis.js';
 import { systemClock } from './lib/clock.js';
 import { CliError, runAdminCommand } from './modules/admin/cli.js';
+import { createWebhookWorker, type WebhookWorkerHandle } from './modules/webhooks/runner.js';
+import pino from 'pino';
 
 const USAGE = `Usage: svc <command>
 
 Commands:
-  serve                                  start the HTTP service (migrates first)
+  serve                                  start the HTTP service (migrates first); also runs the
+                                         background workers unless RUN_WORKERS=false
+  worker                                 run only the background workers (webhook deliveries)
   migrate                                apply database migrations and exit
   admin users [--email E]                list users (calls the admin API at BASE_URL with ADMIN_TOKEN)
   admin subscription USER_ID [--status trialing|active|inactive] [--plan P]
@@ -29,6 +33,11 @@ async function serve(config: Config): Promise<void> {
   await migrateToLatest(db);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   const app = await buildApp({ config, db, clock: systemClock, redis });
+  warnAboutPrivateNetworks(config, app.log);
+  // On the embedded default this is the only process, so it must deliver; with a shared
+  // database it may leave deliveries to separate `worker` processes (RUN_WORKERS=false).
+  let workers: WebhookWorkerHandle | undefined;
+  if (config.runWorkers) workers = createWebhookWorker({ config, db, clock: systemClock, log: app.log });
   if (redis && !(await redisReady(redis, 5000))) {
     app.log.warn('Redis is not reachable yet: rate limits are counted per process and key look-ups go to the database until it is');
   }
@@ -43,6 +52,7 @@ async function serve(config: Config): Promise<void> {
     let code = 0;
     try {
       await app.close();
+      await workers?.close();
       await db.close();
       await redis?.quit();
     } catch (error) {
@@ -55,6 +65,7 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  workers?.worker.start();
   const engine = config.databaseUrl ? 'PostgreSQL' : `SQLite (${sqliteFileIn(config.dataDir)})`;
   // With PORT=0 the system picks the port; show the one actually in use.
   const { port } = app.server.address() as { port: number };
@@ -64,6 +75,43 @@ async function serve(config: Config): Promise<void> {
     `\nAutomation service is running on ${engine}${redis ? ' with Redis' : ''}.\n` +
       `  API:     ${base}/api\n  Docs:    ${base}/docs\n  Health:  ${base}/healthz\n\n`,
   );
+}
+
+function warnAboutPrivateNetworks(config: Config, log: { warn(message: string): void }): void {
+  if (config.allowPrivateNetworks) {
+    log.warn('WEBHOOK_ALLOW_PRIVATE_NETWORKS is true: webhooks may reach private and loopback addresses. Use it for development and tests only.');
+  }
+}
+
+/** Background work only: any number of these run beside `serve` on a shared PostgreSQL. */
+async function worker(config: Config): Promise<void> {
+  ensureSecretKey(config);
+  const log = pino({ level: config.logLevel });
+  warnAboutPrivateNetworks(config, log);
+  const db = openConfiguredDatabase(config);
+  await migrateToLatest(db);
+  const workers = createWebhookWorker({ config, db, clock: systemClock, log });
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down: finishing the deliveries in flight');
+    const force = setTimeout(() => process.exit(1), 30_000);
+    force.unref();
+    let code = 0;
+    try {
+      await workers.close();
+      await db.close();
+    } catch (error) {
+      log.error({ err: error }, 'shutdown did not complete cleanly');
+      code = 1;
+    }
+    process.exit(code);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  workers.worker.start();
+  log.info({ engine: db.dialect }, 'worker started: delivering webhooks');
 }
 
 async function printOpenApi(config: Config): Promise<void> {
@@ -81,6 +129,8 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'serve':
       return serve(config);
+    case 'worker':
+      return worker(config);
     case 'migrate': {
       const db = openConfiguredDatabase(config);
       const applied = await migrateToLatest(db);

@@ -219,6 +219,52 @@ export interface ProxyUsageDailyTable {
   bytes_down: number;
 }
 
+export type WebhookScopeMode = 'all' | 'groups' | 'devices';
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'exhausted';
+
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  user_id: number;
+  url: string;
+  description: string | null;
+  /** JSON array of patterns: `*`, `prefix.*` or exact type names. */
+  event_types: string;
+  secret_encrypted: string;
+  secret_prefix: string;
+  scope_mode: WebhookScopeMode;
+  /** JSON arrays of ids; empty unless the scope mode uses them. */
+  scope_group_ids: string;
+  scope_device_ids: string;
+  enabled: number;
+  consecutive_failures: Generated<number>;
+  first_failure_at: number | null;
+  disabled_reason: 'consecutive_failures' | 'gone' | null;
+  last_success_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  user_id: number;
+  endpoint_id: number;
+  event_pk: number;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: Generated<number>;
+  schedule_step: Generated<number>;
+  next_attempt_at: number | null;
+  locked_until: number | null;
+  locked_by: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_response_body: string | null;
+  delivered_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   subscriptions: SubscriptionsTable;
@@ -231,6 +277,8 @@ export interface Database {
   executions: ExecutionsTable;
   run_log_batches: RunLogBatchesTable;
   events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   proxies: ProxiesTable;
   proxy_assignments: ProxyAssignmentsTable;
   proxy_secret_reveals: ProxySecretRevealsTable;

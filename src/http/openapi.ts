@@ -38,6 +38,7 @@ export async function installOpenApi(app: FastifyInstance, baseUrl: string): Pro
         { name: 'profiles', description: 'Settings profiles of code macros, which devices follow (full-access keys only)' },
         { name: 'proxies', description: 'Proxies, assignments to devices, connection info and usage (full-access keys; usage reporting by the application)' },
         { name: 'runs', description: 'Run history and run logs (keys with runs:read); execution reporting (application)' },
+        { name: 'webhooks', description: 'Webhook endpoints and their delivery log (full-access keys); custom events (application)' },
         { name: 'admin', description: "The operator's API" },
         { name: 'operations', description: 'Health, readiness and metrics' },
       ],

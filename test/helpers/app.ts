@@ -9,6 +9,7 @@ import { type Config, loadConfig } from '../../src/config.js';
 import { type Db, openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { connectRedis, type Redis, redisReady } from '../../src/db/redis.js';
+import type { Resolver } from '../../src/lib/address-policy.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import type { Geolocator } from '../../src/modules/proxies/geo.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './engine.js';
@@ -31,6 +32,8 @@ export interface TestAppOptions {
   /** Extra routes registered before the app is ready (test-only routes). */
   extend?: (app: FastifyInstance) => void | Promise<void>;
   clock?: ManualClock;
+  /** Host-name answers for address checks (webhook URL rules). */
+  resolver?: Resolver;
   /** Exit-IP geolocation for proxy checks (test proxies exit from 127.0.0.1). */
   geolocator?: Geolocator;
 }
@@ -112,7 +115,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       done();
     },
   });
-  const app = await buildApp({ config, db, clock, redis, passwordParams: TEST_PASSWORD_PARAMS, logStream, geolocator: options.geolocator });
+  const app = await buildApp({ config, db, clock, redis, passwordParams: TEST_PASSWORD_PARAMS, logStream, geolocator: options.geolocator, resolver: options.resolver });
   try {
     await options.extend?.(app);
     await app.ready();

@@ -1,0 +1,240 @@
+// Webhook endpoints of one account: at most 10, each with an encrypted signing secret that
+// is shown once, a subscription (event patterns) and a scope (all, groups or devices).
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { DialectName } from '../../db/database.js';
+import { lockUserRow } from '../../db/locks.js';
+import type { Database, WebhookEndpointsTable } from '../../db/schema.js';
+import { type FieldError, LimitReachedError, NotFoundError, ValidationError } from '../../http/errors.js';
+import type { AddressPolicy } from '../../lib/address-policy.js';
+import { type Clock, toIso } from '../../lib/clock.js';
+import { compact } from '../../lib/compact.js';
+import { encryptSecret } from '../../lib/crypto.js';
+import { emitEvent } from '../events/emit.js';
+import { scopeOf } from './fan-out.js';
+import { failPendingDeliveries } from './queue.js';
+import { newSigningSecret, type Scope, SECRET_PREFIX_LENGTH } from './rules.js';
+import { ENDPOINT_LIMIT } from './schemas.js';
+import { checkEndpointUrl } from './url-rules.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+type EndpointRow = Omit<WebhookEndpointsTable, 'id' | 'consecutive_failures'> & { id: number; consecutive_failures: number };
+
+export interface EndpointInput {
+  url?: string;
+  description?: string;
+  event_types?: string[];
+  enabled?: boolean;
+  scope_mode?: Scope['mode'];
+  scope_group_ids?: number[];
+  scope_device_ids?: number[];
+}
+
+const SECRET_WARNING = 'Store this signing secret now: it is not shown again. Regenerate it if it is lost.';
+
+export interface EndpointServiceOptions {
+  /** Read at use time: `svc openapi` builds the app without a key. */
+  secretKey: () => Buffer | undefined;
+  addressPolicy: AddressPolicy;
+}
+
+export class WebhookEndpointService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+    private readonly clock: Clock,
+    private readonly options: EndpointServiceOptions,
+  ) {}
+
+  async list(userId: number) {
+    const rows = await this.db.selectFrom('webhook_endpoints').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+    const items = await Promise.all(rows.map((row) => this.present(this.db, row)));
+    return { items, total: items.length };
+  }
+
+  async get(userId: number, id: number) {
+    return this.present(this.db, await findEndpoint(this.db, userId, id));
+  }
+
+  async create(userId: number, input: EndpointInput & { url: string }) {
+    const url = await checkEndpointUrl(input.url, this.options.addressPolicy);
+    const secret = newSigningSecret();
+    const sealed = encryptSecret(secret, this.key());
+    const now = this.clock.now();
+    const endpoint = await this.db.transaction().execute(async (trx) => {
+      // The user row lock serialises creates, so two at once cannot both be the 10th.
+      await lockUserRow(trx, this.dialect, userId);
+      const { count } = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+      if (Number(count) >= ENDPOINT_LIMIT) {
+        throw new LimitReachedError('endpoint_limit_reached', `An account can have at most ${ENDPOINT_LIMIT} webhook endpoints. Delete one to add another.`, ENDPOINT_LIMIT);
+      }
+      const scope = await checkScope(trx, userId, input, { mode: 'all' });
+      const row = await trx
+        .insertInto('webhook_endpoints')
+        .values({
+          user_id: userId,
+          url,
+          description: input.description ?? null,
+          event_types: JSON.stringify(input.event_types ?? ['*']),
+          secret_encrypted: sealed,
+          secret_prefix: secret.slice(0, SECRET_PREFIX_LENGTH),
+          ...scopeColumns(scope),
+          enabled: 1,
+          first_failure_at: null,
+          disabled_reason: null,
+          last_success_at: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return this.present(trx, row);
+    });
+    return { secret, endpoint, warning: SECRET_WARNING };
+  }
+
+  async update(userId: number, id: number, input: EndpointInput) {
+    // The address is checked outside the transaction: a DNS look-up must not hold a lock.
+    const url = input.url === undefined ? undefined : await checkEndpointUrl(input.url, this.options.addressPolicy);
+    const now = this.clock.now();
+    return this.db.transaction().execute(async (trx) => {
+      const current = await findEndpoint(trx, userId, id);
+      const set: Updateable<WebhookEndpointsTable> = { updated_at: now };
+      if (url !== undefined) set.url = url;
+      if (input.description !== undefined) set.description = input.description;
+      if (input.event_types !== undefined) set.event_types = JSON.stringify(input.event_types);
+      Object.assign(set, scopeColumns(await checkScope(trx, userId, input, scopeOf(current))));
+      if (input.enabled === true) Object.assign(set, { enabled: 1, consecutive_failures: 0, first_failure_at: null, disabled_reason: null });
+      if (input.enabled === false) {
+        set.enabled = 0;
+        await failPendingDeliveries(trx, id, 'The endpoint was disabled.', now);
+      }
+      const row = await trx.updateTable('webhook_endpoints').set(set).where('id', '=', id).where('user_id', '=', userId).returningAll().executeTakeFirstOrThrow();
+      return this.present(trx, row);
+    });
+  }
+
+  /** Answers the remaining list. The endpoint's deliveries stay readable; pending ones end as failed. */
+  async remove(userId: number, id: number) {
+    await this.db.transaction().execute(async (trx) => {
+      const result = await trx.deleteFrom('webhook_endpoints').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) throw notFound();
+      await failPendingDeliveries(trx, id, 'The endpoint was deleted.', this.clock.now());
+    });
+    return this.list(userId);
+  }
+
+  /** The new secret signs the very next attempt: the worker reads the secret when it sends. */
+  async regenerateSecret(userId: number, id: number) {
+    const secret = newSigningSecret();
+    const row = await this.db
+      .updateTable('webhook_endpoints')
+      .set({ secret_encrypted: encryptSecret(secret, this.key()), secret_prefix: secret.slice(0, SECRET_PREFIX_LENGTH), updated_at: this.clock.now() })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw notFound();
+    return { secret, endpoint: await this.present(this.db, row), warning: SECRET_WARNING };
+  }
+
+  async sendTest(userId: number, id: number) {
+    return this.db.transaction().execute(async (trx) => {
+      const endpoint = await findEndpoint(trx, userId, id);
+      if (endpoint.enabled !== 1) {
+        return { queued: false, message: 'The endpoint is disabled, so nothing was queued. Enable it (PUT with enabled: true) and test again.' };
+      }
+      const data = { endpoint_id: id, message: 'A test event: your endpoint receives and verifies webhooks.' };
+      const { eventId } = await emitEvent(trx, { userId, type: 'webhook.test', data, deviceId: null, at: this.clock.now(), endpointId: id });
+      return { queued: true, event_id: eventId, message: 'A webhook.test event was queued for this endpoint.' };
+    });
+  }
+
+  private key(): Buffer {
+    const key = this.options.secretKey();
+    if (!key) throw new Error('SECRET_KEY is not set: webhook secrets cannot be encrypted');
+    return key;
+  }
+
+  private async present(db: Db, row: EndpointRow) {
+    const scope = scopeOf(row);
+    return compact({
+      id: row.id,
+      url: row.url,
+      description: row.description,
+      event_types: JSON.parse(row.event_types) as string[],
+      secret_prefix: row.secret_prefix,
+      scope_mode: row.scope_mode,
+      scope_group_ids: scope.mode === 'groups' ? scope.groupIds : [],
+      scope_device_ids: scope.mode === 'devices' ? scope.deviceIds : [],
+      scope_device_count: await countScopeDevices(db, row.user_id, scope),
+      enabled: row.enabled === 1,
+      consecutive_failures: row.consecutive_failures,
+      disabled_reason: row.disabled_reason,
+      last_success_at: toIso(row.last_success_at),
+      created_at: toIso(row.created_at),
+    });
+  }
+}
+
+const notFound = () => new NotFoundError('No webhook endpoint with this id.');
+
+async function findEndpoint(db: Db, userId: number, id: number): Promise<EndpointRow> {
+  const row = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  if (!row) throw notFound();
+  return row;
+}
+
+function scopeColumns(scope: Scope) {
+  return {
+    scope_mode: scope.mode,
+    scope_group_ids: JSON.stringify(scope.mode === 'groups' ? scope.groupIds : []),
+    scope_device_ids: JSON.stringify(scope.mode === 'devices' ? scope.deviceIds : []),
+  };
+}
+
+/** Devices the scope covers now (groups and devices deleted since no longer count). */
+async function countScopeDevices(db: Db, userId: number, scope: Scope): Promise<number> {
+  let query = db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', userId);
+  if (scope.mode === 'groups') {
+    if (scope.groupIds.length === 0) return 0;
+    query = query.where('group_id', 'in', scope.groupIds);
+  }
+  if (scope.mode === 'devices') {
+    if (scope.deviceIds.length === 0) return 0;
+    query = query.where('id', 'in', scope.deviceIds);
+  }
+  return Number((await query.executeTakeFirstOrThrow()).count);
+}
+
+/**
+ * The scope after this request. Omitting scope_mode keeps the current scope, so ids without
+ * a mode are refused rather than guessed at; a narrowed scope names at least one group or
+ * device, each the caller's.
+ */
+async function checkScope(trx: Transaction<Database>, userId: number, input: EndpointInput, current: Scope): Promise<Scope> {
+  const { scope_mode: mode, scope_group_ids: groupIds, scope_device_ids: deviceIds } = input;
+  const errors: FieldError[] = [];
+  if (mode === undefined) {
+    if (groupIds !== undefined || deviceIds !== undefined) errors.push({ path: 'body.scope_mode', message: 'is required when scope ids are sent' });
+    if (errors.length) throw new ValidationError(errors);
+    return current;
+  }
+  if (mode !== 'groups' && groupIds?.length) errors.push({ path: 'body.scope_group_ids', message: 'applies only when scope_mode is groups' });
+  if (mode !== 'devices' && deviceIds?.length) errors.push({ path: 'body.scope_device_ids', message: 'applies only when scope_mode is devices' });
+  if (mode === 'groups' && !groupIds?.length) errors.push({ path: 'body.scope_group_ids', message: 'must name at least one device group when scope_mode is groups' });
+  if (mode === 'devices' && !deviceIds?.length) errors.push({ path: 'body.scope_device_ids', message: 'must name at least one device when scope_mode is devices' });
+  if (errors.length) throw new ValidationError(errors);
+  if (mode === 'groups' && groupIds) {
+    const owned = new Set((await trx.selectFrom('device_groups').select('id').where('user_id', '=', userId).where('id', 'in', groupIds).execute()).map((r) => r.id));
+    const missing = groupIds.findIndex((id) => !owned.has(id));
+    if (missing >= 0) throw new ValidationError([{ path: `body.scope_group_ids/${missing}`, message: 'is not one of your device groups' }]);
+    return { mode, groupIds };
+  }
+  if (mode === 'devices' && deviceIds) {
+    const owned = new Set((await trx.selectFrom('devices').select('id').where('user_id', '=', userId).where('id', 'in', deviceIds).execute()).map((r) => r.id));
+    const missing = deviceIds.findIndex((id) => !owned.has(id));
+    if (missing >= 0) throw new ValidationError([{ path: `body.scope_device_ids/${missing}`, message: 'is not one of your devices' }]);
+    return { mode, deviceIds };
+  }
+  return { mode: 'all' };
+}
