@@ -6,6 +6,7 @@ import { accounts } from './migrations/0001_accounts.js';
 import { resources } from './migrations/0002_resources.js';
 import { webhooks } from './migrations/0004_webhooks.js';
 import { proxies } from './migrations/0005_proxies.js';
+import { runCounts } from './migrations/0006_run_counts.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0002_resources': resources,
   '0004_webhooks': webhooks,
   '0005_proxies': proxies,
+  '0006_run_counts': runCounts,
 };
 
 class ListProvider implements MigrationProvider {

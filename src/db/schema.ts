@@ -131,6 +131,12 @@ export interface RunLogBatchesTable {
   created_at: number;
 }
 
+export interface RunCountsTable {
+  user_id: number;
+  status: RunStatus;
+  n: number;
+}
+
 export interface EventsTable {
   id: Generated<number>;
   user_id: number;
@@ -276,6 +282,7 @@ export interface Database {
   macro_setting_profiles: MacroSettingProfilesTable;
   executions: ExecutionsTable;
   run_log_batches: RunLogBatchesTable;
+  run_counts: RunCountsTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -7,6 +7,7 @@ import { ConflictError, type FieldError, ValidationError } from '../../http/erro
 import type { Clock } from '../../lib/clock.js';
 import { findOwnedDevice } from '../devices/devices-service.js';
 import { emitEvent } from '../events/emit.js';
+import { countRun } from './run-counts.js';
 import { findOwnedMacro } from '../macros/service.js';
 import { findRunByExecutionId, parseTimestamp, presentRun, type RunRecord, type RunRow } from './present.js';
 import { ERROR_MESSAGE_MAX } from './schemas.js';
@@ -135,6 +136,7 @@ export class ExecutionReporter {
       .returningAll()
       .executeTakeFirst();
     if (!row) return undefined;
+    await countRun(trx, userId, row.status, 1);
     await trx
       .updateTable('devices')
       .set((eb) => ({ run_count: eb('run_count', '+', 1) }))
@@ -177,6 +179,8 @@ export class ExecutionReporter {
       updated_at: now,
     });
     if (!row) throw alreadyEnded(await this.statusOf(trx, run.id));
+    await countRun(trx, row.user_id, 'running', -1);
+    await countRun(trx, row.user_id, end.status, 1);
     const record = presentRun(row);
     await emitEvent(trx, { userId: row.user_id, type: `macro.${end.status}`, data: record, deviceId: row.device_id, at: now });
     return record;
