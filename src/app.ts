@@ -22,6 +22,8 @@ import { LastUsedRecorder } from './modules/api-keys/last-used.js';
 import { apiKeyRoutes } from './modules/api-keys/routes.js';
 import { ApiKeyService } from './modules/api-keys/service.js';
 import { billingRoutes } from './modules/billing/routes.js';
+import { codeSyncRoutes } from './modules/code-sync/routes.js';
+import { CodeSyncService } from './modules/code-sync/service.js';
 import { DeviceService } from './modules/devices/devices-service.js';
 import { GroupService } from './modules/devices/groups-service.js';
 import { deviceRoutes } from './modules/devices/routes.js';
@@ -125,6 +127,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(apiKeyRoutes(keys));
   await app.register(adminRoutes(db.kysely, clock, resolver));
   await app.register(macroRoutes(new MacroService(db.kysely, db.dialect, clock)));
+  await app.register(codeSyncRoutes(new CodeSyncService(db.kysely, clock)));
   await app.register(deviceRoutes(new DeviceService(db.kysely, db.dialect, clock), new GroupService(db.kysely, db.dialect, clock)));
   await app.register(executionRoutes(new RunHistoryService(db.kysely), new ExecutionReporter(db.kysely, clock)));
   await app.register(runLogRoutes(new RunLogService(db.kysely)));

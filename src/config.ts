@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { KEY_PATTERN } from './modules/api-keys/key-format.js';
 
 export interface Config {
   port: number;
@@ -20,6 +21,10 @@ export interface Config {
   rateLimitPerKey: number;
   rateLimitPerAccount: number;
   authRateLimitPerIp: number;
+  /** SVC_API_KEY: the key `svc code push` uploads with (macros:run); unset until a user sets it. */
+  svcApiKey: string | undefined;
+  /** SVC_BASE_URL: the server `svc code push` uploads to; defaults to BASE_URL. */
+  svcBaseUrl: string;
   /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: lets webhooks and proxy checks reach private addresses (development, tests). */
   allowPrivateNetworks: boolean;
   /** PROXY_CHECK_URL: the IP-echo endpoint a proxy check fetches through the proxy. */
@@ -118,6 +123,8 @@ export function loadConfig(env: Env = process.env): Config {
   const secretKey = env.SECRET_KEY ? parseSecretKey(env.SECRET_KEY) : undefined;
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const svcApiKey = env.SVC_API_KEY || undefined;
+  if (svcApiKey !== undefined && !KEY_PATTERN.test(svcApiKey)) throw new ConfigError('SVC_API_KEY', 'must be a whole API key: svc_ followed by 48 lowercase hex characters');
   const adminToken = env.ADMIN_TOKEN || undefined;
   if (adminToken !== undefined && adminToken.length < 16) {
     throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
@@ -137,6 +144,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerKey: integer(env, 'RATE_LIMIT_PER_KEY', 120, 1, 1_000_000_000),
     rateLimitPerAccount: integer(env, 'RATE_LIMIT_PER_ACCOUNT', 300, 1, 1_000_000_000),
     authRateLimitPerIp: integer(env, 'AUTH_RATE_LIMIT_PER_IP', 20, 1, 1_000_000_000),
+    svcApiKey,
+    svcBaseUrl: (url(env, 'SVC_BASE_URL', ['http:', 'https:']) ?? baseUrl).replace(/\/+$/, ''),
     webhookRetrySchedule: retrySchedule(env, 'WEBHOOK_RETRY_SCHEDULE', '0,5,300,1800,7200,18000,36000,36000'),
     webhookDisableAfterFailures: integer(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 20, 1, 1_000_000),
     webhookDisableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 24, 0, 8760) * 3_600_000,

@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { connectRedis, redisReady } from './db/redis.js';
 import { systemClock } from './lib/clock.js';
 import { CliError, runAdminCommand } from './modules/admin/cli.js';
+import { runCodeCommand } from './modules/code-sync/cli.js';
 import { createWebhookWorker, type WebhookWorkerHandle } from './modules/webhooks/runner.js';
 import pino from 'pino';
 
@@ -20,6 +21,9 @@ Commands:
   admin users [--email E]                list users (calls the admin API at BASE_URL with ADMIN_TOKEN)
   admin subscription USER_ID [--status trialing|active|inactive] [--plan P]
         [--trial-ends-at T] [--current-period-end T]   (use "null" to clear a value)
+  code hash DIR                          print the worktree hash of DIR, zipped as push zips it
+  code push DIR --macro ID [--entry P]   upload DIR as the macro's code snapshot
+                                         (SVC_API_KEY with macros:run, SVC_BASE_URL)
   openapi                                print the OpenAPI document as JSON
 `;
 
@@ -140,6 +144,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'admin':
       return runAdminCommand(config, rest);
+    case 'code':
+      return runCodeCommand(config, rest);
     case 'openapi':
       return printOpenApi({ ...config, baseUrl: 'http://localhost:8080' });
     default:

@@ -4,6 +4,7 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } fr
 import type { Db, DialectName } from './database.js';
 import { accounts } from './migrations/0001_accounts.js';
 import { resources } from './migrations/0002_resources.js';
+import { codeSync } from './migrations/0003_code_sync.js';
 import { webhooks } from './migrations/0004_webhooks.js';
 import { proxies } from './migrations/0005_proxies.js';
 import { runCounts } from './migrations/0006_run_counts.js';
@@ -13,6 +14,7 @@ export type DialectMigration = (dialect: DialectName) => Migration;
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_accounts': accounts,
   '0002_resources': resources,
+  '0003_code_sync': codeSync,
   '0004_webhooks': webhooks,
   '0005_proxies': proxies,
   '0006_run_counts': runCounts,

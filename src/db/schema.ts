@@ -148,6 +148,35 @@ export interface EventsTable {
   created_at: number;
 }
 
+export interface CodeSnapshotsTable {
+  id: Generated<number>;
+  user_id: number;
+  macro_id: number;
+  /** decisions.md §5; unique per macro. */
+  worktree_hash: string;
+  entry_path: string;
+  /** The files' total size, uncompressed. */
+  size_bytes: number;
+  file_count: number;
+  /** The uploaded zip, as sent (blob on SQLite, bytea on PostgreSQL). */
+  zip: Buffer;
+  created_at: number;
+}
+
+/** Which snapshot is a code macro's current one; no row until its first sync. */
+export interface CodeSyncStateTable {
+  macro_id: number;
+  snapshot_id: number;
+  updated_at: number;
+}
+
+/** The image library (ids `img_` + 16 lowercase hex); for now only read by code sync. */
+export interface ImagesTable {
+  id: string;
+  user_id: number;
+  created_at: number;
+}
+
 export type ProxyScheme = 'http' | 'https' | 'socks5';
 export type ProxyMode = 'byop' | 'managed';
 export type ProxyStatus = 'unchecked' | 'live' | 'dead';
@@ -284,6 +313,9 @@ export interface Database {
   run_log_batches: RunLogBatchesTable;
   run_counts: RunCountsTable;
   events: EventsTable;
+  code_snapshots: CodeSnapshotsTable;
+  code_sync_state: CodeSyncStateTable;
+  images: ImagesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   proxies: ProxiesTable;

@@ -34,6 +34,7 @@ export async function installOpenApi(app: FastifyInstance, baseUrl: string): Pro
         { name: 'billing', description: 'Subscription state (application)' },
         { name: 'api-keys', description: 'API key management (application) and key self-check' },
         { name: 'macros', description: 'Macros (application)' },
+        { name: 'code-sync', description: "A code macro's snapshot: read its state and upload a zip (keys with macros:run)" },
         { name: 'devices', description: 'Devices and device groups: listed with a key, changed by the application' },
         { name: 'profiles', description: 'Settings profiles of code macros, which devices follow (full-access keys only)' },
         { name: 'proxies', description: 'Proxies, assignments to devices, connection info and usage (full-access keys; usage reporting by the application)' },

@@ -1,5 +1,5 @@
 // Macros: code (`python`) macros and block macros, owned by one user. Deleting a macro
-// removes its profiles (and, later, its code snapshots); devices that followed it are left
+// removes its profiles and its code snapshots; devices that followed it are left
 // with no macro; run history keeps its name.
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../../db/database.js';
@@ -95,7 +95,7 @@ export class MacroService {
 
   async remove(userId: number, macroId: number): Promise<void> {
     await findOwnedMacro(this.db, userId, macroId);
-    // Profiles go with the macro (ON DELETE CASCADE); devices lose macro and profile
+    // Profiles and code snapshots go with the macro (ON DELETE CASCADE); devices lose macro and profile
     // (ON DELETE SET NULL); run history has no foreign key and keeps the name.
     await this.db.deleteFrom('macros').where('id', '=', macroId).where('user_id', '=', userId).execute();
   }

@@ -1,0 +1,48 @@
+// Code sync routes (scope `macros:run`): read a code macro's current snapshot, upload a new one.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf, keyRoute } from '../../http/route-auth.js';
+import { errors, IdParams } from '../../http/schema-helpers.js';
+import { CodeState, SnapshotAnswer, SnapshotBody } from './schemas.js';
+import { type CodeSyncService, SNAPSHOT_LIMITS } from './service.js';
+
+export function codeSyncRoutes(codeSync: CodeSyncService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const tags = ['code-sync'];
+    app.get(
+      '/api/macros/:id/code-state',
+      {
+        config: keyRoute('macros:run'),
+        schema: {
+          tags,
+          summary: "Read a code macro's current snapshot",
+          description: '404 `code_not_synced` when the macro never synced; 404 `not_found` for a block macro or one that is not yours.',
+          params: IdParams,
+          response: { 200: CodeState, ...errors(404, 422) },
+        },
+      },
+      async (request) => codeSync.state(callerOf(request).userId, request.params.id),
+    );
+    app.post(
+      '/api/macros/:id/code-snapshot',
+      {
+        config: keyRoute('macros:run'),
+        bodyLimit: SNAPSHOT_LIMITS.maxBodyBytes,
+        schema: {
+          tags,
+          summary: "Upload a code macro's project as a zip; it becomes the current snapshot",
+          description:
+            'The body may be up to 16 MiB (413 beyond), the zip up to 10 MiB decoded. The server recomputes `worktree_hash` (docs/code-sync.md) and refuses a mismatch. ' +
+            'A zip with absolute or `..` paths, links or device files, duplicate paths, more than 5,000 files or more than 100 MiB uncompressed is refused; every refusal is 422 ' +
+            '`validation_failed` with `details.reason` and changes nothing. 201 when the snapshot is new; 200 with `created: false` when the macro already had this hash, which is made current again.',
+          params: IdParams,
+          body: SnapshotBody,
+          response: { 200: SnapshotAnswer, 201: SnapshotAnswer, ...errors(400, 404, 409, 413, 422) },
+        },
+      },
+      async (request, reply) => {
+        const answer = await codeSync.upload(callerOf(request).userId, request.params.id, request.body);
+        return reply.code(answer.created ? 201 : 200).send(answer);
+      },
+    );
+  };
+}

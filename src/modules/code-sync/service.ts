@@ -1,0 +1,120 @@
+// Code sync for keys with `macros:run`: accept a code macro's project as a zip, check it
+// (limits, hostile content, the worktree hash), and keep it as the macro's current snapshot.
+// Every check runs before anything is written, so a refused upload changes nothing.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { NotFoundError } from '../../http/errors.js';
+import { decodeBase64Strict, decodedLength } from '../../lib/base64.js';
+import { type Clock, toIso } from '../../lib/clock.js';
+import { findOwnedMacro } from '../macros/service.js';
+import { chooseEntry } from './entry.js';
+import { SnapshotRefusedError, zipRefused } from './errors.js';
+import { worktreeHash } from './hash.js';
+import { ownedImageIds } from './image-library.js';
+import { readTree } from './tree.js';
+import { type SnapshotSummary, SnapshotStore } from './snapshot-store.js';
+import { firstImageUses, snapshotWarnings, type Warning } from './warnings.js';
+
+const MiB = 1024 * 1024;
+
+/** The contract's limits (service-api.md "Limits", decisions.md §5). */
+export const SNAPSHOT_LIMITS = {
+  /** The whole request body; the route enforces it (413). */
+  maxBodyBytes: 16 * MiB,
+  maxZipBytes: 10 * MiB,
+  maxFiles: 5000,
+  maxUncompressedBytes: 100 * MiB,
+  /** Files above this get a `large_file` warning. */
+  largeFileBytes: MiB,
+} as const;
+
+export interface SnapshotUpload {
+  zip_file_base64: string;
+  worktree_hash: string;
+  entry_path?: string;
+}
+
+export interface UploadAnswer {
+  worktree_hash: string;
+  entry_path: string;
+  entry_kind: 'python';
+  image_ids: string[];
+  warnings: Warning[];
+  size_bytes: number;
+  file_count: number;
+  created: boolean;
+}
+
+function presentState(row: SnapshotSummary) {
+  return { worktree_hash: row.worktree_hash, entry_path: row.entry_path, size_bytes: row.size_bytes, file_count: row.file_count, created_at: toIso(row.created_at) };
+}
+
+function decodeZip(text: string): Buffer {
+  const { maxZipBytes } = SNAPSHOT_LIMITS;
+  // Measured before decoding: an oversized upload costs no decoding.
+  if (decodedLength(text) > maxZipBytes) throw zipRefused('zip_too_large', `decodes to more than ${maxZipBytes} bytes (10 MiB)`, { limit: maxZipBytes });
+  const zip = decodeBase64Strict(text);
+  if (!zip) throw zipRefused('invalid_base64', 'is not valid base64 (standard alphabet, padded with =, no spaces or line breaks)');
+  return zip;
+}
+
+export class CodeSyncService {
+  private readonly store: SnapshotStore;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    clock: Clock,
+  ) {
+    this.store = new SnapshotStore(db, clock);
+  }
+
+  /** The caller's code macro; a block macro has no code to sync and is not found here. */
+  private async findCodeMacro(userId: number, macroId: number) {
+    const macro = await findOwnedMacro(this.db, userId, macroId);
+    if (macro.kind !== 'python') throw new NotFoundError('This macro is a block macro; only code (python) macros have code snapshots.');
+    return macro;
+  }
+
+  async state(userId: number, macroId: number) {
+    await this.findCodeMacro(userId, macroId);
+    const current = await this.store.current(macroId);
+    if (!current) throw new NotFoundError('This macro has never been synced. Upload its code with POST /api/macros/{id}/code-snapshot.', 'code_not_synced');
+    return presentState(current);
+  }
+
+  async upload(userId: number, macroId: number, input: SnapshotUpload): Promise<UploadAnswer> {
+    await this.findCodeMacro(userId, macroId);
+    const zip = decodeZip(input.zip_file_base64);
+    const files = await readTree(zip, SNAPSHOT_LIMITS);
+    const computed = worktreeHash(files);
+    if (computed !== input.worktree_hash) {
+      throw new SnapshotRefusedError('hash_mismatch', 'worktree_hash', `does not match the zip's content (the server computed ${computed})`, {
+        sent_hash: input.worktree_hash,
+        computed_hash: computed,
+      });
+    }
+    const entry = chooseEntry(files.map((file) => file.path), input.entry_path);
+    const imageUses = firstImageUses(files);
+    const ownedImages = await ownedImageIds(this.db, userId, imageUses.map((use) => use.id));
+    const warnings = snapshotWarnings({ files, entry, imageUses, ownedImages, largeFileBytes: SNAPSHOT_LIMITS.largeFileBytes });
+    const { snapshot, created } = await this.store.save({
+      userId,
+      macroId,
+      worktreeHash: computed,
+      entryPath: entry.path,
+      sizeBytes: files.reduce((sum, f) => sum + f.size, 0),
+      fileCount: files.length,
+      zip,
+    });
+    return {
+      worktree_hash: snapshot.worktree_hash,
+      entry_path: snapshot.entry_path,
+      entry_kind: 'python',
+      image_ids: imageUses.map((use) => use.id),
+      warnings,
+      size_bytes: snapshot.size_bytes,
+      file_count: snapshot.file_count,
+      created,
+    };
+  }
+}
