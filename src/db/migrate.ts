@@ -36,7 +36,15 @@ async function migratorFor(db: Db): Promise<Migrator> {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely);
     migrationTableSchema = rows[0]?.schema;
   }
-  return new Migrator({ db: db.kysely as Kysely<unknown>, provider: new ListProvider(db.dialect), migrationTableSchema });
+  return new Migrator({
+    db: db.kysely as Kysely<unknown>,
+    provider: new ListProvider(db.dialect),
+    migrationTableSchema,
+    // Migrations are written by parallel work and may land out of name order (0003 arrived
+    // after 0004–0006). Each one only adds its own tables, so a database that ran later ones
+    // first may run an earlier-named one afterwards instead of refusing to start.
+    allowUnorderedMigrations: true,
+  });
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
