@@ -50,6 +50,19 @@ export async function startHttpProxy(accept: (username: string, password: string
   return { port: server.port, usernames, close: () => server.close(true) };
 }
 
+/** The same, speaking TLS to its clients (an `https` proxy), with the given certificate. */
+export async function startHttpsProxy(tls: { key: string; cert: string }, accept: (username: string, password: string) => boolean): Promise<Running> {
+  const server = new ProxyChainServer({
+    port: 0,
+    host: '127.0.0.1',
+    serverType: 'https',
+    httpsOptions: { key: tls.key, cert: tls.cert },
+    prepareRequestFunction: ({ username, password }) => ({ requestAuthentication: !accept(username, password) }),
+  });
+  await server.listen();
+  return { port: server.port, close: () => server.close(true) };
+}
+
 export async function startSocksProxy(username: string, password: string): Promise<Running> {
   const socks = createSocksServer({ auth: { username, password } });
   // Our own listener hands each socket to the SOCKS server (the package's documented way to

@@ -59,14 +59,22 @@ function exitIpOf(body: string): string {
 
 const bracket = (address: string) => (isIP(address) === 6 ? `[${address}]` : address);
 
-async function viaHttpProxy(target: CheckTarget, checkUrl: string, timeoutMs: number, started: number): Promise<CheckOutcome> {
+/**
+ * TLS options for the connection to an https proxy. In production the system's CAs (plus
+ * NODE_EXTRA_CA_CERTS) decide; tests pass the CA of their local TLS proxy here.
+ */
+export interface ProxyTlsOptions {
+  ca?: string | string[];
+}
+
+async function viaHttpProxy(target: CheckTarget, checkUrl: string, timeoutMs: number, started: number, tls: ProxyTlsOptions): Promise<CheckOutcome> {
   const token = target.username ? `Basic ${Buffer.from(`${target.username}:${target.password}`).toString('base64')}` : undefined;
   const agent = new ProxyAgent({
     uri: `${target.scheme}://${bracket(target.address)}:${target.port}`,
     ...(token ? { token } : {}),
     // Always tunnel (CONNECT), also for an http:// check URL, so every scheme is checked the same way.
     proxyTunnel: true,
-    proxyTls: { servername: isIP(target.host) ? undefined : target.host },
+    proxyTls: { servername: isIP(target.host) ? undefined : target.host, ...tls },
     connect: { timeout: timeoutMs },
   });
   let timer: NodeJS.Timeout | undefined;
@@ -134,6 +142,7 @@ export class LiveProxyChecker implements ProxyChecker {
   constructor(
     private readonly checkUrl: string,
     private readonly timeoutMs: number,
+    private readonly proxyTls: ProxyTlsOptions = {},
   ) {}
 
   async check(target: CheckTarget): Promise<CheckOutcome> {
@@ -141,7 +150,7 @@ export class LiveProxyChecker implements ProxyChecker {
     try {
       return target.scheme === 'socks5'
         ? await viaSocks(target, this.checkUrl, this.timeoutMs, started)
-        : await viaHttpProxy(target, this.checkUrl, this.timeoutMs, started);
+        : await viaHttpProxy(target, this.checkUrl, this.timeoutMs, started, this.proxyTls);
     } catch (error) {
       return { reachable: false, error: classify(error) };
     }
