@@ -44,13 +44,7 @@ export async function appendLogBatch(db: LogDb, executionPk: number, lines: stri
   const stored = JSON.stringify(lines.map(capLine));
   return db.kysely.transaction().execute(async (trx) => {
     if (!(await lockExecutionRow(trx, db.dialect, executionPk))) throw new Error(`no execution with id ${executionPk}`);
-    const last = await trx
-      .selectFrom('run_log_batches')
-      .select(['seq', 'line_start', 'line_count'])
-      .where('execution_pk', '=', executionPk)
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const last = await newestBatch(trx, executionPk);
     const seq = last ? last.seq + 1 : 1;
     const lineStart = last ? last.line_start + last.line_count : 1;
     await trx
@@ -59,6 +53,17 @@ export async function appendLogBatch(db: LogDb, executionPk: number, lines: stri
       .execute();
     return { seq, lineStart };
   });
+}
+
+/** The run's last batch (highest seq): where the next one continues, and where a newest window ends. */
+function newestBatch(db: Kysely<Database>, executionPk: number) {
+  return db
+    .selectFrom('run_log_batches')
+    .select(['seq', 'line_start', 'line_count'])
+    .where('execution_pk', '=', executionPk)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export interface LogWindow {
@@ -76,13 +81,7 @@ const parseLines = (batch: BatchRow) => JSON.parse(batch.lines) as string[];
  * what a read sees is always a gap-free prefix of the batches.
  */
 export async function readNewestLines(db: Kysely<Database>, executionPk: number, maxLines: number): Promise<LogWindow> {
-  const newest = await db
-    .selectFrom('run_log_batches')
-    .select(['seq', 'line_start', 'line_count'])
-    .where('execution_pk', '=', executionPk)
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const newest = await newestBatch(db, executionPk);
   if (!newest) return { lines: [], lastSeq: 0 };
   const firstWanted = Math.max(1, newest.line_start + newest.line_count - maxLines);
   // The batch holding line `firstWanted`: the last one starting at or before it.
