@@ -1,0 +1,397 @@
+#!/usr/bin/env node
+// Webhook delivery: in one process, the real app (built from dist/) with the delivery worker
+// running as `serve` runs it (createWebhookWorker, started after listen), delivering to a
+// local HTTPS receiver on 127.0.0.1 that answers 200 at once. The receiver's certificate
+// comes from a throw-away CA made with the openssl binary; the worker trusts it the way the
+// tests pass it (createWebhookWorker's `ca`), since NODE_EXTRA_CA_CERTS is read only at start.
+//   (a) throughput: one endpoint subscribed to `*`; N custom events emitted through
+//       POST /api/webhooks/events (session, over HTTP) as fast as the emitters go; time from
+//       the first emit until the receiver holds all N distinct webhook-ids → deliveries/s
+//   (a') backlog drain: the worker stopped, N events queued, a fresh worker started; time
+//       until all N arrived (delivery capacity without emits competing for the CPUs)
+//   (b) fan-out: 10 endpoints (a second account); one event at a time, time from the emit
+//       call to the 10th delivery of that event received; repeated, median and p95
+//
+// Usage (after `npm run build`, or `npm run bench:webhooks -- [options]`):
+//   node bench/webhooks.js [--engine sqlite|postgres] [--events N] [--emitters N]
+//                          [--fanout-rounds N] [--strict]
+//   --engine postgres uses DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test)
+//   in a fresh schema, and REDIS_URL (default redis://127.0.0.1:6379) under a fresh key
+//   prefix; both are removed afterwards. --strict exits 1 when a goal is missed.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { buildApp } from '../dist/app.js';
+import { loadConfig } from '../dist/config.js';
+import { openDatabase } from '../dist/db/database.js';
+import { migrateToLatest } from '../dist/db/migrate.js';
+import { connectRedis } from '../dist/db/redis.js';
+import { systemClock } from '../dist/lib/clock.js';
+import { createWebhookWorker } from '../dist/modules/webhooks/runner.js';
+
+const GOAL_DELIVERIES_PER_S = 300;
+const GOAL_FANOUT_MS = 200;
+const FANOUT_ENDPOINTS = 10;
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      engine: { type: 'string', default: 'sqlite' },
+      events: { type: 'string', default: '3000' },
+      emitters: { type: 'string', default: '8' },
+      'fanout-rounds': { type: 'string', default: '30' },
+      strict: { type: 'boolean', default: false },
+    },
+  });
+  const number = (name, min) => {
+    const value = Number(values[name]);
+    if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be a whole number ≥ ${min}, got "${values[name]}"`);
+    return value;
+  };
+  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
+  return { engine: values.engine, events: number('events', 1), emitters: number('emitters', 1), fanoutRounds: number('fanout-rounds', 1), strict: values.strict };
+}
+
+/** A CA and a server certificate for 127.0.0.1 and localhost (P-256, two days), as test/helpers/webhooks.ts makes them. */
+function makeCa() {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-ca-'));
+  const file = (name) => join(dir, name);
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  const ossl = (...args) => execFileSync('openssl', args, { stdio: 'pipe' });
+  try {
+    ossl('req', '-x509', ...ec, '-keyout', file('ca.key'), '-out', file('ca.pem'), '-days', '2', '-subj', '/CN=Webhook bench CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+    ossl('req', ...ec, '-keyout', file('srv.key'), '-out', file('srv.csr'), '-subj', '/CN=localhost');
+    writeFileSync(file('ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
+    ossl('x509', '-req', '-in', file('srv.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-out', file('srv.pem'), '-days', '2', '-extfile', file('ext.cnf'));
+    return { caPem: readFileSync(file('ca.pem'), 'utf8'), key: readFileSync(file('srv.key'), 'utf8'), cert: readFileSync(file('srv.pem'), 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** HTTPS receiver answering 200 at once; keeps the arrival times of each webhook-id. */
+async function startReceiver(ca) {
+  const arrivals = new Map();
+  const listeners = new Set();
+  let requests = 0;
+  const server = createServer({ key: ca.key, cert: ca.cert }, (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const at = performance.now();
+      requests += 1;
+      const id = String(req.headers['webhook-id']);
+      let times = arrivals.get(id);
+      if (!times) arrivals.set(id, (times = []));
+      times.push(at);
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+      for (const listener of listeners) listener(id, times);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = server.address().port;
+  return {
+    url: `https://127.0.0.1:${port}/hook`,
+    arrivals,
+    get requests() {
+      return requests;
+    },
+    /** Resolves once `test(arrivals)` holds, checked now and after every arrival. */
+    until(test, timeoutMs, what) {
+      if (test()) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          listeners.delete(listener);
+          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`));
+        }, timeoutMs);
+        const listener = () => {
+          if (!test()) return;
+          clearTimeout(timer);
+          listeners.delete(listener);
+          resolve();
+        };
+        listeners.add(listener);
+      });
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function withPg(url, query) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+async function deleteRedisKeys(redis, prefix) {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length) await redis.del(...keys);
+  } while (cursor !== '0');
+}
+
+async function request(base, method, path, { body, headers = {} } = {}) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text);
+}
+
+/** An account with a session (custom events) and a full-access key (endpoints). */
+async function account(base, label, suffix) {
+  const signedIn = await request(base, 'POST', '/api/auth/signup', { body: { email: `bench-${label}-${suffix}@example.com`, password: `pw-${suffix}-${suffix}`, name: 'Bench' } });
+  const session = { authorization: `Bearer ${signedIn.session.token}` };
+  const created = await request(base, 'POST', '/api/api-keys', { body: { name: `webhook bench ${label}`, expires_in: 'never' }, headers: session });
+  return { session, key: { 'x-api-key': created.key } };
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function round(value, digits = 2) {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+async function main() {
+  const opts = options();
+  const suffix = randomBytes(6).toString('hex');
+  const redisPrefix = `bench:${suffix}:`;
+  const pgSchema = opts.engine === 'postgres' ? `bench_${suffix}` : undefined;
+  const databaseUrl = opts.engine === 'postgres' ? process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test' : undefined;
+  const redisUrl = opts.engine === 'postgres' ? process.env.REDIS_URL || 'redis://127.0.0.1:6379' : undefined;
+  const tempDir = opts.engine === 'sqlite' ? mkdtempSync(join(tmpdir(), 'webhooks-bench-')) : undefined;
+
+  const config = loadConfig({
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    RATE_LIMIT_PER_KEY: '1000000000',
+    RATE_LIMIT_PER_ACCOUNT: '1000000000',
+    REDIS_PREFIX: redisPrefix,
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    // Fast retries: a failed attempt (there should be none) comes back within seconds.
+    WEBHOOK_RETRY_SCHEDULE: '0,1,1,2',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+  });
+
+  const cleanups = [];
+  const cleanup = async () => {
+    for (const step of cleanups.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        console.error(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    cleanups.length = 0;
+  };
+
+  try {
+    if (tempDir) cleanups.push(() => rmSync(tempDir, { recursive: true, force: true }));
+    if (pgSchema) {
+      await withPg(databaseUrl, `create schema ${pgSchema}`);
+      cleanups.push(() => withPg(databaseUrl, `drop schema if exists ${pgSchema} cascade`));
+    }
+    const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: tempDir ? join(tempDir, 'bench.sqlite') : undefined, pgSchema });
+    cleanups.push(() => db.close());
+    await migrateToLatest(db);
+    const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+    if (redis) {
+      cleanups.push(() => redis.quit());
+      cleanups.push(() => deleteRedisKeys(redis, redisPrefix));
+    }
+
+    const ca = makeCa();
+    const receiver = await startReceiver(ca);
+    cleanups.push(() => receiver.close());
+
+    const app = await buildApp({ config, db, clock: systemClock, redis, passwordParams: { N: 1024, r: 8, p: 1 } });
+    cleanups.push(() => app.close());
+    // As `serve`: the worker is built beside the app and started once it listens; it closes
+    // after the app (cleanups run in reverse).
+    const newWorker = () => createWebhookWorker({ config, db, clock: systemClock, log: app.log, ca: [ca.caPem] });
+    let workers = newWorker();
+    cleanups.push(() => workers.close());
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    workers.worker.start();
+    const base = `http://127.0.0.1:${app.server.address().port}`;
+
+    const loadBefore = loadavg()[0];
+    console.log(
+      `Webhook delivery benchmark: engine=${opts.engine}${redis ? ' (+ Redis)' : ''}, ${opts.events} events by ${opts.emitters} emitters, ` +
+        `fan-out to ${FANOUT_ENDPOINTS} × ${opts.fanoutRounds}, worker concurrency ${config.webhookConcurrency}, poll ${config.webhookPollMs} ms`,
+    );
+    console.log(`  ${cpus().length} CPUs, node ${process.version}, 1-min load average before: ${loadBefore.toFixed(2)}`);
+
+    // (a) throughput
+    const one = await account(base, 'throughput', suffix);
+    await request(base, 'POST', '/api/webhooks', { body: { url: receiver.url, event_types: ['*'] }, headers: one.key });
+    const emit = (who, i) => request(base, 'POST', '/api/webhooks/events', { body: { type: 'custom.bench', data: { i } }, headers: who.session });
+    // Warm-up: one event end to end (connections, JIT), not counted.
+    const warm = await emit(one, -1);
+    await receiver.until(() => receiver.arrivals.has(warm.event_id), 10_000, () => 'the warm-up delivery');
+    const emitted = new Set();
+    let next = 0;
+    const start = performance.now();
+    const emitters = Array.from({ length: opts.emitters }, async () => {
+      while (next < opts.events) {
+        const i = next++;
+        const result = await emit(one, i);
+        if (result.deliveries !== 1) throw new Error(`event ${i} queued ${result.deliveries} deliveries, expected 1`);
+        emitted.add(result.event_id);
+      }
+    });
+    await Promise.all(emitters);
+    const emitDone = performance.now();
+    const delivered = () => {
+      let count = 0;
+      for (const id of emitted) if (receiver.arrivals.has(id)) count += 1;
+      return count;
+    };
+    await receiver.until(() => delivered() === opts.events, 120_000, () => `${opts.events} deliveries (have ${delivered()})`);
+    let lastArrival = 0;
+    for (const id of emitted) lastArrival = Math.max(lastArrival, receiver.arrivals.get(id)[0]);
+    const throughputMs = lastArrival - start;
+    const emitMs = emitDone - start;
+    const deliveriesPerS = opts.events / (throughputMs / 1000);
+    const emitsPerS = opts.events / (emitMs / 1000);
+    const duplicates = [...emitted].filter((id) => receiver.arrivals.get(id).length > 1).length;
+    console.log(
+      `  (a) ${opts.events} deliveries in ${throughputMs.toFixed(0)} ms: ${deliveriesPerS.toFixed(0)} deliveries/s ` +
+        `(emitting took ${emitMs.toFixed(0)} ms, ${emitsPerS.toFixed(0)} events/s; ${duplicates} sent twice)`,
+    );
+
+    // (a') backlog drain: the worker stopped, N events queued, then a fresh worker started
+    // (as after a restart); time from its start until all N arrived. Delivery capacity
+    // alone, without emitting competing for the same two cores.
+    await workers.close();
+    const backlog = new Set();
+    next = 0;
+    await Promise.all(
+      Array.from({ length: opts.emitters }, async () => {
+        while (next < opts.events) {
+          const i = next++;
+          backlog.add((await emit(one, i)).event_id);
+        }
+      }),
+    );
+    workers = newWorker();
+    const drainStart = performance.now();
+    workers.worker.start();
+    const drained = () => {
+      let count = 0;
+      for (const id of backlog) if (receiver.arrivals.has(id)) count += 1;
+      return count;
+    };
+    await receiver.until(() => drained() === opts.events, 120_000, () => `${opts.events} backlog deliveries (have ${drained()})`);
+    let lastDrained = 0;
+    for (const id of backlog) lastDrained = Math.max(lastDrained, receiver.arrivals.get(id)[0]);
+    const drainMs = lastDrained - drainStart;
+    const drainPerS = opts.events / (drainMs / 1000);
+    console.log(`  (a') backlog of ${opts.events} drained in ${drainMs.toFixed(0)} ms: ${drainPerS.toFixed(0)} deliveries/s`);
+
+    // (b) fan-out
+    const ten = await account(base, 'fanout', suffix);
+    for (let i = 0; i < FANOUT_ENDPOINTS; i++) {
+      await request(base, 'POST', '/api/webhooks', { body: { url: `${receiver.url}/${i}`, event_types: ['custom.*'] }, headers: ten.key });
+    }
+    const fanout = [];
+    for (let round = -1; round < opts.fanoutRounds; round++) {
+      const began = performance.now();
+      const result = await emit(ten, round);
+      if (result.deliveries !== FANOUT_ENDPOINTS) throw new Error(`fan-out event queued ${result.deliveries} deliveries, expected ${FANOUT_ENDPOINTS}`);
+      const count = () => receiver.arrivals.get(result.event_id)?.length ?? 0;
+      await receiver.until(() => count() >= FANOUT_ENDPOINTS, 30_000, () => `${FANOUT_ENDPOINTS} deliveries of one event (have ${count()})`);
+      const ms = Math.max(...receiver.arrivals.get(result.event_id)) - began;
+      if (round >= 0) fanout.push(ms); // round -1 warms up the nine new connections
+    }
+    const sorted = [...fanout].sort((a, b) => a - b);
+    const fanP50 = percentile(sorted, 50);
+    const fanP95 = percentile(sorted, 95);
+    const fanMax = sorted[sorted.length - 1];
+    const loadAfter = loadavg()[0];
+
+    const deliveriesOk = deliveriesPerS >= GOAL_DELIVERIES_PER_S;
+    const deliveriesGoalApplies = opts.engine === 'sqlite';
+    const fanoutOk = fanP95 <= GOAL_FANOUT_MS;
+
+    const rows = [
+      ['measure', 'result', 'goal', 'verdict'],
+      [
+        `(a) deliveries/s (${opts.events} events)`,
+        deliveriesPerS.toFixed(0),
+        `≥ ${GOAL_DELIVERIES_PER_S}${deliveriesGoalApplies ? '' : ' (SQLite)'}`,
+        deliveriesGoalApplies ? (deliveriesOk ? 'MET' : 'MISSED') : deliveriesOk ? '(would be met)' : '(would be missed)',
+      ],
+      ['(a) emit rate, events/s', emitsPerS.toFixed(0), '', ''],
+      [`(a') backlog drain, deliveries/s`, drainPerS.toFixed(0), '', ''],
+      [`(b) fan-out to ${FANOUT_ENDPOINTS}, median ms`, fanP50.toFixed(1), '', ''],
+      [`(b) fan-out to ${FANOUT_ENDPOINTS}, p95 ms`, fanP95.toFixed(1), `≤ ${GOAL_FANOUT_MS}`, fanoutOk ? 'MET' : 'MISSED'],
+      [`(b) fan-out to ${FANOUT_ENDPOINTS}, max ms`, fanMax.toFixed(1), '', ''],
+    ];
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+    const line = (row) => `| ${row.map((cell, i) => (i === 0 || i === 3 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' | ')} |`;
+    console.log('');
+    console.log(line(rows[0]));
+    console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+    for (const row of rows.slice(1)) console.log(line(row));
+    console.log('');
+    console.log(`1-min load average before/after: ${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)}; receiver saw ${receiver.requests} requests`);
+    console.log(
+      JSON.stringify({
+        bench: 'webhooks',
+        engine: opts.engine,
+        redis: Boolean(redis),
+        node: process.version,
+        cpus: cpus().length,
+        loadavg_1m: { before: round(loadBefore), after: round(loadAfter) },
+        worker: { concurrency: config.webhookConcurrency, poll_ms: config.webhookPollMs },
+        throughput: { events: opts.events, emitters: opts.emitters, ms: round(throughputMs, 1), deliveries_per_s: round(deliveriesPerS, 1), emit_ms: round(emitMs, 1), emits_per_s: round(emitsPerS, 1), duplicates },
+        backlog_drain: { events: opts.events, ms: round(drainMs, 1), deliveries_per_s: round(drainPerS, 1) },
+        fanout: { endpoints: FANOUT_ENDPOINTS, rounds: opts.fanoutRounds, p50_ms: round(fanP50), p95_ms: round(fanP95), max_ms: round(fanMax), samples_ms: fanout.map((ms) => round(ms, 1)) },
+        goals: {
+          deliveries_per_s_min: GOAL_DELIVERIES_PER_S,
+          deliveries_applies: deliveriesGoalApplies,
+          deliveries_met: deliveriesOk,
+          fanout_p95_max_ms: GOAL_FANOUT_MS,
+          fanout_met: fanoutOk,
+        },
+      }),
+    );
+    await cleanup();
+    if (opts.strict && ((deliveriesGoalApplies && !deliveriesOk) || !fanoutOk)) process.exitCode = 1;
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+main().catch((error) => {
+  console.error(`bench/webhooks.js failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exit(1);
+});
