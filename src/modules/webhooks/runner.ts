@@ -16,6 +16,10 @@ export interface WebhookWorkerDeps {
   ca?: string[];
   name?: string;
   random?: () => number;
+  /** Connect (TCP and TLS) time-out per attempt; defaults to CONNECT_TIMEOUT_MS (5 s). Tests shrink it. */
+  connectTimeoutMs?: number;
+  /** Whole-attempt time-out; defaults to ATTEMPT_TIMEOUT_MS (15 s). Tests shrink it. */
+  attemptTimeoutMs?: number;
 }
 
 export interface WebhookWorkerHandle {
@@ -25,7 +29,12 @@ export interface WebhookWorkerHandle {
 }
 
 export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorkerHandle {
-  const transport = new WebhookTransport({ addressPolicy: { allowPrivate: deps.config.allowPrivateNetworks, resolver: deps.resolver ?? systemResolver }, ca: deps.ca });
+  const transport = new WebhookTransport({
+    addressPolicy: { allowPrivate: deps.config.allowPrivateNetworks, resolver: deps.resolver ?? systemResolver },
+    ca: deps.ca,
+    connectTimeoutMs: deps.connectTimeoutMs,
+    attemptTimeoutMs: deps.attemptTimeoutMs,
+  });
   const worker = new DeliveryWorker({ db: deps.db, clock: deps.clock, config: deps.config, transport, log: deps.log, name: deps.name, random: deps.random });
   return {
     worker,

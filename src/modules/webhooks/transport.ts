@@ -22,7 +22,9 @@ export interface TransportOptions {
    * which Node reads at start-up and which applies here when this is not set.
    */
   ca?: string[];
+  /** TCP connect and TLS handshake; defaults to CONNECT_TIMEOUT_MS (decisions: 5 s). */
   connectTimeoutMs?: number;
+  /** The whole attempt, from sending to the answer read; defaults to ATTEMPT_TIMEOUT_MS (decisions: 15 s). */
   attemptTimeoutMs?: number;
 }
 
