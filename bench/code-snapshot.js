@@ -18,7 +18,6 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { buildApp } from '../dist/app.js';
 import { loadConfig } from '../dist/config.js';
 import { openDatabase } from '../dist/db/database.js';
@@ -29,6 +28,7 @@ import { worktreeHash } from '../dist/modules/code-sync/hash.js';
 import { SNAPSHOT_LIMITS } from '../dist/modules/code-sync/service.js';
 import { readTree } from '../dist/modules/code-sync/tree.js';
 import { zipWorktree } from '../dist/modules/code-sync/worktree.js';
+import { percentile, request, withPg } from './lib.js';
 
 const GOAL_MS = 1000;
 const FILES = 2000;
@@ -67,28 +67,6 @@ async function buildProject() {
   return files;
 }
 
-async function withPg(url, query) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
-
-async function request(base, method, path, { body, headers = {} } = {}) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text);
-}
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const summary = (times) => {
   const sorted = [...times].sort((a, b) => a - b);
   return { min: sorted[0], p50: percentile(sorted, 50), max: sorted[sorted.length - 1] };

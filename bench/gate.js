@@ -19,7 +19,6 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { buildApp } from '../dist/app.js';
 import { loadConfig } from '../dist/config.js';
 import { openDatabase } from '../dist/db/database.js';
@@ -27,6 +26,7 @@ import { migrateToLatest } from '../dist/db/migrate.js';
 import { connectRedis } from '../dist/db/redis.js';
 import { systemClock } from '../dist/lib/clock.js';
 import { WhoAmI } from '../dist/modules/api-keys/schemas.js';
+import { deleteRedisKeys, percentile, request, round, withPg } from './lib.js';
 
 const GOAL_RATIO = 0.7;
 const GOAL_P99_MS = 10;
@@ -54,41 +54,6 @@ function options() {
     connections: Math.floor(number('connections', 1)),
     strict: values.strict,
   };
-}
-
-async function withPg(url, query) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
-
-async function deleteRedisKeys(redis, prefix) {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    cursor = next;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== '0');
-}
-
-async function request(base, method, path, { body, headers = {} } = {}) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text);
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /** One autocannon run; latencies are recorded unrounded (autocannon's histogram keeps whole ms). */
@@ -286,11 +251,6 @@ async function main() {
     await cleanup();
     throw error;
   }
-}
-
-function round(value, digits = 2) {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }
 
 main().catch((error) => {

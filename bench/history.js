@@ -52,6 +52,7 @@ import { migrateToLatest } from '../dist/db/migrate.js';
 import { connectRedis } from '../dist/db/redis.js';
 import { systemClock } from '../dist/lib/clock.js';
 import { appendLogBatch } from '../dist/modules/run-logs/store.js';
+import { deleteRedisKeys, percentile, round, withPg } from './lib.js';
 
 const HISTORY_GOAL_MS = 50;
 const LOG_GOAL_MS = 20;
@@ -244,39 +245,10 @@ const lineNumber = (line) => {
 // ---------------------------------------------------------------------------------------
 // Infrastructure (as in bench/gate.js)
 
-async function withPg(url, query) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
-
-async function deleteRedisKeys(redis, prefix) {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    cursor = next;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== '0');
-}
-
 async function call(app, method, url, { payload, headers = {}, expect = [200, 201] } = {}) {
   const res = await app.inject({ method, url, headers, payload });
   if (!expect.includes(res.statusCode)) throw new Error(`${method} ${url} answered ${res.statusCode}: ${res.body}`);
   return res.json();
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
-function round(value, digits = 2) {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;

@@ -15,11 +15,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openDatabase } from '../dist/db/database.js';
 import { migrateToLatest } from '../dist/db/migrate.js';
 import { ManualClock } from '../dist/lib/clock.js';
 import { UsageService } from '../dist/modules/proxies/usage.js';
+import { withPg } from './lib.js';
 
 const { values } = parseArgs({
   options: { engine: { type: 'string', default: 'sqlite' }, samples: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '20' } },
@@ -30,16 +30,6 @@ const total = Number(values.samples);
 const runs = Number(values.runs);
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-03-18T12:00:00Z');
-
-async function withPg(url, query) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
 
 const pgUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const schema = `bench_${randomBytes(4).toString('hex')}`;

@@ -26,7 +26,6 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { buildApp } from '../dist/app.js';
 import { loadConfig } from '../dist/config.js';
 import { openDatabase } from '../dist/db/database.js';
@@ -34,6 +33,7 @@ import { migrateToLatest } from '../dist/db/migrate.js';
 import { connectRedis } from '../dist/db/redis.js';
 import { systemClock } from '../dist/lib/clock.js';
 import { createWebhookWorker } from '../dist/modules/webhooks/runner.js';
+import { deleteRedisKeys, percentile, request, round, withPg } from './lib.js';
 
 const GOAL_DELIVERIES_PER_S = 300;
 const GOAL_FANOUT_MS = 200;
@@ -127,52 +127,12 @@ async function startReceiver(ca) {
   };
 }
 
-async function withPg(url, query) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
-
-async function deleteRedisKeys(redis, prefix) {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    cursor = next;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== '0');
-}
-
-async function request(base, method, path, { body, headers = {} } = {}) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text);
-}
-
 /** An account with a session (custom events) and a full-access key (endpoints). */
 async function account(base, label, suffix) {
   const signedIn = await request(base, 'POST', '/api/auth/signup', { body: { email: `bench-${label}-${suffix}@example.com`, password: `pw-${suffix}-${suffix}`, name: 'Bench' } });
   const session = { authorization: `Bearer ${signedIn.session.token}` };
   const created = await request(base, 'POST', '/api/api-keys', { body: { name: `webhook bench ${label}`, expires_in: 'never' }, headers: session });
   return { session, key: { 'x-api-key': created.key } };
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-function round(value, digits = 2) {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }
 
 async function main() {
