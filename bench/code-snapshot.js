@@ -13,8 +13,8 @@
 //   fresh schema and REDIS_URL (default redis://127.0.0.1:6379) under a fresh key prefix; both
 //   are removed afterwards. --strict exits 1 when the goal (p50 of "new" under 1 s) is missed.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -28,7 +28,7 @@ import { worktreeHash } from '../dist/modules/code-sync/hash.js';
 import { SNAPSHOT_LIMITS } from '../dist/modules/code-sync/service.js';
 import { readTree } from '../dist/modules/code-sync/tree.js';
 import { zipWorktree } from '../dist/modules/code-sync/worktree.js';
-import { percentile, request, withPg } from './lib.js';
+import { benchEnv, benchTarget, cleanupStack, percentile, request, withPg } from './lib.js';
 
 const GOAL_MS = 1000;
 const FILES = 2000;
@@ -75,23 +75,11 @@ const ms = (value) => `${value.toFixed(0)} ms`;
 
 async function main() {
   const opts = options();
-  const suffix = randomBytes(6).toString('hex');
-  const redisPrefix = `bench:${suffix}:`;
-  const pgSchema = opts.engine === 'postgres' ? `bench_${suffix}` : undefined;
-  const databaseUrl = opts.engine === 'postgres' ? process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test' : undefined;
-  const redisUrl = opts.engine === 'postgres' ? process.env.REDIS_URL || 'redis://127.0.0.1:6379' : undefined;
-  const tempDir = opts.engine === 'sqlite' ? mkdtempSync(join(tmpdir(), 'code-bench-')) : undefined;
-  const config = loadConfig({
-    SECRET_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_KEY: '1000000000',
-    RATE_LIMIT_PER_ACCOUNT: '1000000000',
-    REDIS_PREFIX: redisPrefix,
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
-  });
+  const target = benchTarget(opts.engine, 'code');
+  const { suffix, redisPrefix, pgSchema, databaseUrl, tempDir } = target;
+  const config = loadConfig(benchEnv(target));
 
-  const cleanups = [];
+  const cleanups = cleanupStack();
   try {
     if (tempDir) cleanups.push(() => rmSync(tempDir, { recursive: true, force: true }));
     if (pgSchema) {
@@ -169,13 +157,7 @@ async function main() {
     console.log(JSON.stringify({ bench: 'code-snapshot', engine: opts.engine, redis: Boolean(redis), files: FILES, zip_bytes: first.length, runs: opts.runs, node: process.version, cpus: cpus().length, ms: result, goal_met: met }));
     if (opts.strict && !met) process.exitCode = 1;
   } finally {
-    for (const step of cleanups.reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        console.error(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
+    await cleanups.run();
   }
 }
 

@@ -13,9 +13,8 @@
 //   --engine postgres uses DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test)
 //   in a fresh schema, and REDIS_URL (default redis://127.0.0.1:6379) under a fresh key
 //   prefix; both are removed afterwards. --strict exits 1 when a goal is missed.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -26,7 +25,7 @@ import { migrateToLatest } from '../dist/db/migrate.js';
 import { connectRedis } from '../dist/db/redis.js';
 import { systemClock } from '../dist/lib/clock.js';
 import { WhoAmI } from '../dist/modules/api-keys/schemas.js';
-import { deleteRedisKeys, percentile, request, round, withPg } from './lib.js';
+import { benchEnv, benchTarget, cleanupStack, deleteRedisKeys, percentile, request, round, withPg } from './lib.js';
 
 const GOAL_RATIO = 0.7;
 const GOAL_P99_MS = 10;
@@ -97,36 +96,13 @@ function assertAllOk(label, result) {
 
 async function main() {
   const opts = options();
-  const suffix = randomBytes(6).toString('hex');
-  const redisPrefix = `bench:${suffix}:`;
-  const pgSchema = opts.engine === 'postgres' ? `bench_${suffix}` : undefined;
-  const databaseUrl = opts.engine === 'postgres' ? process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test' : undefined;
-  const redisUrl = opts.engine === 'postgres' ? process.env.REDIS_URL || 'redis://127.0.0.1:6379' : undefined;
-  const tempDir = opts.engine === 'sqlite' ? mkdtempSync(join(tmpdir(), 'gate-bench-')) : undefined;
+  const target = benchTarget(opts.engine, 'gate');
+  const { suffix, redisPrefix, pgSchema, databaseUrl, tempDir } = target;
 
-  const config = loadConfig({
-    SECRET_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    // The limiter still counts every request, but never refuses one.
-    RATE_LIMIT_PER_KEY: '1000000000',
-    RATE_LIMIT_PER_ACCOUNT: '1000000000',
-    REDIS_PREFIX: redisPrefix,
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
-  });
+  const config = loadConfig(benchEnv(target));
 
-  const cleanups = [];
-  const cleanup = async () => {
-    for (const step of cleanups.reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        console.error(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-  };
+  const cleanups = cleanupStack();
+  const cleanup = cleanups.run;
 
   try {
     if (tempDir) cleanups.push(() => rmSync(tempDir, { recursive: true, force: true }));

@@ -36,9 +36,8 @@
 //   service itself never runs ANALYZE on SQLite). `--keep` leaves the seeded database (the
 //   SQLite file or the PostgreSQL schema) in place for inspection and prints where it is.
 // Exit status: 0 when every goal is met, 1 when one is missed or the benchmark fails.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { URLSearchParams } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -52,7 +51,7 @@ import { migrateToLatest } from '../dist/db/migrate.js';
 import { connectRedis } from '../dist/db/redis.js';
 import { systemClock } from '../dist/lib/clock.js';
 import { appendLogBatch } from '../dist/modules/run-logs/store.js';
-import { deleteRedisKeys, percentile, round, withPg } from './lib.js';
+import { benchEnv, benchTarget, cleanupStack, deleteRedisKeys, percentile, round, withPg } from './lib.js';
 
 const HISTORY_GOAL_MS = 50;
 const LOG_GOAL_MS = 20;
@@ -500,39 +499,16 @@ async function explain(raw, engine, query) {
 
 async function main() {
   const opts = options();
-  const suffix = randomBytes(6).toString('hex');
-  const redisPrefix = `bench:${suffix}:`;
-  const pgSchema = opts.engine === 'postgres' ? `bench_${suffix}` : undefined;
-  const databaseUrl = opts.engine === 'postgres' ? process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test' : undefined;
-  const redisUrl = opts.engine === 'postgres' ? process.env.REDIS_URL || 'redis://127.0.0.1:6379' : undefined;
-  const tempDir = opts.engine === 'sqlite' ? mkdtempSync(join(tmpdir(), 'history-bench-')) : undefined;
+  const target = benchTarget(opts.engine, 'history');
+  const { suffix, redisPrefix, pgSchema, databaseUrl, tempDir } = target;
   const sqliteFile = tempDir ? join(tempDir, 'history.sqlite') : undefined;
 
-  const config = loadConfig({
-    SECRET_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    // The limiter still counts every request, but never refuses one.
-    RATE_LIMIT_PER_KEY: '1000000000',
-    RATE_LIMIT_PER_ACCOUNT: '1000000000',
+  const config = loadConfig(benchEnv(target, {
     AUTH_RATE_LIMIT_PER_IP: '1000000000',
-    REDIS_PREFIX: redisPrefix,
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
-  });
+  }));
 
-  const cleanups = [];
-  const cleanup = async () => {
-    for (const step of cleanups.reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        console.error(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-    cleanups.length = 0;
-  };
+  const cleanups = cleanupStack();
+  const cleanup = cleanups.run;
 
   try {
     if (tempDir) cleanups.push(() => (opts.keep ? console.log(`kept: SQLite file ${sqliteFile}`) : rmSync(tempDir, { recursive: true, force: true })));

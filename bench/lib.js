@@ -1,5 +1,9 @@
 // Helpers every benchmark shares: one-off PostgreSQL statements (schemas), Redis clean-up,
 // HTTP calls against the listening app, and the statistics the tables print.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 
 /** Runs one statement on its own connection (creating or dropping a benchmark schema). */
@@ -44,4 +48,59 @@ export function percentile(sorted, p) {
 export function round(value, digits = 2) {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
+}
+
+/**
+ * Where one benchmark run keeps its data: a fresh SQLite file in a temporary folder, or a
+ * fresh PostgreSQL schema plus a Redis key prefix (DATABASE_URL and REDIS_URL, or the local
+ * defaults). Everything is removed by the run's clean-up.
+ */
+export function benchTarget(engine, label) {
+  const suffix = randomBytes(6).toString('hex');
+  const postgres = engine === 'postgres';
+  return {
+    suffix,
+    redisPrefix: `bench:${suffix}:`,
+    pgSchema: postgres ? `bench_${suffix}` : undefined,
+    databaseUrl: postgres ? process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test' : undefined,
+    redisUrl: postgres ? process.env.REDIS_URL || 'redis://127.0.0.1:6379' : undefined,
+    tempDir: postgres ? undefined : mkdtempSync(join(tmpdir(), `${label}-bench-`)),
+  };
+}
+
+/** The settings a benchmark app runs with; `extra` adds or overrides some. */
+export function benchEnv(target, extra = {}) {
+  return {
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    // The limiter still counts every request, but never refuses one.
+    RATE_LIMIT_PER_KEY: '1000000000',
+    RATE_LIMIT_PER_ACCOUNT: '1000000000',
+    REDIS_PREFIX: target.redisPrefix,
+    ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : {}),
+    ...(target.redisUrl ? { REDIS_URL: target.redisUrl } : {}),
+    ...extra,
+  };
+}
+
+/** Clean-up steps, run last-in first-out; a failing step is reported and the rest still run. */
+export function cleanupStack() {
+  const steps = [];
+  return {
+    push: (step) => steps.push(step),
+    /** Forgets the last step (its resource was released early). */
+    pop: () => steps.pop(),
+    run: async () => {
+      while (steps.length > 0) {
+        const step = steps.pop();
+        try {
+          await step();
+        } catch (error) {
+          console.error(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    },
+  };
 }

@@ -19,7 +19,6 @@
 //   in a fresh schema, and REDIS_URL (default redis://127.0.0.1:6379) under a fresh key
 //   prefix; both are removed afterwards. --strict exits 1 when a goal is missed.
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -33,7 +32,7 @@ import { migrateToLatest } from '../dist/db/migrate.js';
 import { connectRedis } from '../dist/db/redis.js';
 import { systemClock } from '../dist/lib/clock.js';
 import { createWebhookWorker } from '../dist/modules/webhooks/runner.js';
-import { deleteRedisKeys, percentile, request, round, withPg } from './lib.js';
+import { benchEnv, benchTarget, cleanupStack, deleteRedisKeys, percentile, request, round, withPg } from './lib.js';
 
 const GOAL_DELIVERIES_PER_S = 300;
 const GOAL_FANOUT_MS = 200;
@@ -137,39 +136,17 @@ async function account(base, label, suffix) {
 
 async function main() {
   const opts = options();
-  const suffix = randomBytes(6).toString('hex');
-  const redisPrefix = `bench:${suffix}:`;
-  const pgSchema = opts.engine === 'postgres' ? `bench_${suffix}` : undefined;
-  const databaseUrl = opts.engine === 'postgres' ? process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test' : undefined;
-  const redisUrl = opts.engine === 'postgres' ? process.env.REDIS_URL || 'redis://127.0.0.1:6379' : undefined;
-  const tempDir = opts.engine === 'sqlite' ? mkdtempSync(join(tmpdir(), 'webhooks-bench-')) : undefined;
+  const target = benchTarget(opts.engine, 'webhooks');
+  const { suffix, redisPrefix, pgSchema, databaseUrl, tempDir } = target;
 
-  const config = loadConfig({
-    SECRET_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    RATE_LIMIT_PER_KEY: '1000000000',
-    RATE_LIMIT_PER_ACCOUNT: '1000000000',
-    REDIS_PREFIX: redisPrefix,
+  const config = loadConfig(benchEnv(target, {
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     // Fast retries: a failed attempt (there should be none) comes back within seconds.
     WEBHOOK_RETRY_SCHEDULE: '0,1,1,2',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
-  });
+  }));
 
-  const cleanups = [];
-  const cleanup = async () => {
-    for (const step of cleanups.reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        console.error(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-    cleanups.length = 0;
-  };
+  const cleanups = cleanupStack();
+  const cleanup = cleanups.run;
 
   try {
     if (tempDir) cleanups.push(() => rmSync(tempDir, { recursive: true, force: true }));
