@@ -1,9 +1,9 @@
 // Proxy assignments: a device has at most one active assignment (a partial unique index
 // holds it); a new one ends the previous one in the same transaction.
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { lockDeviceRow } from '../../db/locks.js';
-import type { Database, SessionType } from '../../db/schema.js';
+import type { Database, ProxyAssignmentsTable, SessionType } from '../../db/schema.js';
 import { NotFoundError } from '../../http/errors.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
@@ -14,17 +14,11 @@ import { newSessionId } from './validate.js';
 
 const ASSIGNMENT_NOT_FOUND = 'No active proxy assignment with this id.';
 
-export interface AssignmentRow {
-  id: number;
-  proxy_id: number;
-  device_id: number;
-  session_type: SessionType;
-  session_id: string | null;
-  active: number;
-  created_at: number;
+/** An assignment's columns as selected, with its device's name and port. */
+export type AssignmentRow = Pick<Selectable<ProxyAssignmentsTable>, 'id' | 'proxy_id' | 'device_id' | 'session_type' | 'session_id' | 'active' | 'created_at'> & {
   device_name: string;
   device_port: number | null;
-}
+};
 
 function presentAssignment(row: AssignmentRow, proxy: ProxyRow) {
   return compact({
