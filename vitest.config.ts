@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/global-setup.ts'],
+    // A test that asserts nothing cannot fail: refuse it.
+    expect: { requireAssertions: true },
   },
 });
