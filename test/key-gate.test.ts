@@ -90,6 +90,7 @@ describe('402 subscription_required', () => {
     const res = await whoami(withKey(key));
     expect(res.statusCode).toBe(402);
     expect(res.json().details.code).toBe('subscription_required');
+    expect(res.headers).toMatchObject({ 'x-ratelimit-limit': '120', 'x-ratelimit-scope': 'key' });
     await setPlan(user, { status: 'active', plan: 'pro', current_period_end: null });
     expect((await whoami(withKey(key))).statusCode).toBe(200);
   });
@@ -117,6 +118,10 @@ describe('403 insufficient_scope', () => {
     const res = await t.app.inject({ url: '/api/test/runs', headers: withKey(key) });
     expect(res.statusCode).toBe(403);
     expect(res.json().details).toEqual({ code: 'insufficient_scope', required_scopes: ['runs:read'] });
+    // Refused key requests still carry the rate-limit headers (decisions.md §1).
+    expect(res.headers).toMatchObject({ 'x-ratelimit-limit': '120', 'x-ratelimit-scope': 'key' });
+    expect(res.headers['x-ratelimit-remaining']).toBeDefined();
+    expect(res.headers['x-ratelimit-reset']).toBeDefined();
   });
 
   test('a scoped key on a full-access route is refused', async () => {
