@@ -3,7 +3,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from './context.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { answerClientError, answerFrameworkError, installErrorHandling } from './http/error-handler.js';
 import { ServiceUnavailableError } from './http/errors.js';
 import { ApiKeyGate } from './http/guards/api-key.js';
 import { installGuards } from './http/guards/install.js';
@@ -66,7 +66,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     logger: { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     bodyLimit: DEFAULT_BODY_LIMIT,
     trustProxy: config.trustProxy,
-    exposeHeadRoutes: false,
+    // HEAD wherever GET is (RFC 9110): Fastify answers it with the GET's headers, no body.
+    exposeHeadRoutes: true,
+    // The router's refusals and Node's parser errors answer in the envelope too.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     // Our own hook below answers requests that arrive during shutdown, in the envelope.
     return503OnClosing: false,
     forceCloseConnections: 'idle',

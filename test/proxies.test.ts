@@ -35,6 +35,10 @@ describe('proxy records', () => {
     expect(JSON.stringify(plain)).not.toContain('secret-pw');
     const gw = await addProxy({ host: 'gw.example.com', port: 22225, scheme: 'https', gateway: 'brightdata', username: 'brd-customer-1-zone-z', password: 'x', target_countries: ['us'], target_city: 'New York', exclude_asn: [7922] });
     expect(gw.targeting).toEqual({ countries: ['US'], city: 'New York', exclude_asn: [7922] });
+    // null means a plain proxy (decisions.md §6): targeting is ignored, as when gateway is left out.
+    const nullGateway = await addProxy({ host: 'plain.example.com', port: 3128, gateway: null, target_countries: ['us'] });
+    expect(nullGateway.gateway).toBeUndefined();
+    expect(nullGateway.targeting).toBeUndefined();
     for (const port of [0, 65536, 'x']) expect((await call('POST', '/api/proxy', { host: 'a.example.com', port })).statusCode).toBe(422);
     expect((await call('POST', '/api/proxy', { host: 'a.example.com', port: 1, scheme: 'ftp' })).statusCode).toBe(422);
     expect((await call('POST', '/api/proxy', { host: 'bad host!', port: 1 })).statusCode).toBe(422);
@@ -80,14 +84,17 @@ describe('managed proxies', () => {
   test('granted by the operator; the user lists, reads and assigns them but cannot change or delete them', async () => {
     const u = await signUp(t.app);
     const k = (await createKey(t.app, u)).key;
-    const granted = await t.app.inject({ method: 'POST', url: `/admin/users/${u.id}/proxies`, headers: admin, payload: { host: 'managed.example.com', port: 9000, username: 'op', password: 'op-secret' } });
+    const granted = await t.app.inject({ method: 'POST', url: `/admin/users/${u.id}/proxies`, headers: admin, payload: { host: 'managed.example.com', port: 9000, username: 'op', password: 'op-secret', gateway: null } });
     expect(granted.statusCode, granted.body).toBe(201);
     const proxy = granted.json();
     expect(proxy.mode).toBe('managed');
     expect((await ok('GET', '/api/proxy?mode=managed', undefined, 200, k)).rows.map((r: { id: number }) => r.id)).toEqual([proxy.id]);
     expect((await ok('GET', `/api/proxy/${proxy.id}`, undefined, 200, k)).host).toBe('managed.example.com');
-    expect((await call('PUT', `/api/proxy/${proxy.id}`, { label: 'mine' }, k)).statusCode).toBe(404);
-    expect((await call('DELETE', `/api/proxy/${proxy.id}`, undefined, k)).statusCode).toBe(404);
+    for (const res of [await call('PUT', `/api/proxy/${proxy.id}`, { label: 'mine' }, k), await call('DELETE', `/api/proxy/${proxy.id}`, undefined, k)]) {
+      expect([res.statusCode, res.json().details.code]).toEqual([403, 'managed_proxy']);
+      expect(res.json().message).toMatch(/provided by the operator/);
+    }
+    expect(await ok('GET', `/api/proxy/${proxy.id}`, undefined, 200, k)).toMatchObject({ mode: 'managed', host: 'managed.example.com' });
     const device = await createDevice(t.app, u);
     await ok('POST', '/api/proxy/assignments', { proxy_id: proxy.id, emulator_device_id: device.id }, 201, k);
     expect((await t.app.inject({ method: 'POST', url: '/admin/users/999999/proxies', headers: admin, payload: { host: 'x.example.com', port: 1 } })).statusCode).toBe(404);

@@ -1,8 +1,12 @@
 // Turns every failure into the envelope {message, details: {code, ...}}. Unknown errors
-// become a generic 500, logged with their cause; the client never sees a stack.
+// become a generic 500, logged with their cause; the client never sees a stack. Failures
+// before routing (frameworkErrors) and those Node's HTTP parser raises (answerClientError)
+// use the same envelope.
+import type { Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isForeignKeyViolation } from '../db/database.js';
-import { AppError, type FieldError } from './errors.js';
+import { AppError, type FieldError, MAX_REPORTED_ERRORS, MethodNotAllowedError, ValidationError } from './errors.js';
 
 interface AjvLikeError {
   instancePath?: string;
@@ -32,21 +36,25 @@ export function toFieldErrors(errors: AjvLikeError[], context: string): FieldErr
   });
 }
 
+/**
+ * The 422 for Ajv's errors. Only the reported few are converted: a 1 MiB body can hold
+ * hundreds of thousands of mistakes, and Fastify's default formatter would join them all
+ * into one message string.
+ */
+function validationFailed(errors: AjvLikeError[], context: string): ValidationError {
+  return new ValidationError(toFieldErrors(errors.slice(0, MAX_REPORTED_ERRORS), context), errors.length);
+}
+
 function send(reply: FastifyReply, error: AppError): FastifyReply {
   reply.headers(error.headers);
   return reply.code(error.status).send({ message: error.message, details: { code: error.code, ...error.extra } });
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
+  app.setSchemaErrorFormatter((errors, context) => validationFailed(errors, context));
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) return send(reply, error);
-    if (error.validation) {
-      const errors = toFieldErrors(error.validation as AjvLikeError[], error.validationContext ?? 'body');
-      return reply.code(422).send({
-        message: `Validation failed: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`,
-        details: { code: 'validation_failed', errors },
-      });
-    }
+    if (error.validation) return send(reply, validationFailed(error.validation as AjvLikeError[], error.validationContext ?? 'body'));
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -67,7 +75,58 @@ export function installErrorHandling(app: FastifyInstance): void {
     return send(reply, new AppError(500, 'internal_error', 'Something went wrong on our side. The error was logged; please try again.'));
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    send(reply, new AppError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const allowed = METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allowed.length > 0) return send(reply, new MethodNotAllowedError(request.method, shortUrl(path), allowed));
+    return send(reply, new AppError(404, 'not_found', `No route ${request.method} ${shortUrl(path)}.`));
+  });
+}
+
+/** The methods a 405 may offer, in the order `Allow` lists them. */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/** A URL quoted in a message, bounded so a long URL does not make a long reply. */
+const shortUrl = (url: string) => (url.length > 200 ? `${url.slice(0, 199)}…` : url);
+
+/** Fastify's `frameworkErrors`: the router's refusals, before any route or hook runs. */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return send(reply, new AppError(400, 'bad_request', 'The URL is not validly percent-encoded (each %XX must form UTF-8).'));
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return send(reply, new AppError(414, 'uri_too_long', 'A path parameter is longer than 100 characters.'));
+    default:
+      request.log.error({ err: error }, 'router error');
+      return send(reply, new AppError(500, 'internal_error', 'Something went wrong on our side. The error was logged; please try again.'));
+  }
+}
+
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'headers_too_large', 'The request headers are larger than this server accepts (16 KiB in all).'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'The request was not received in time.'],
+  ERR_HTTP_REQUEST_HEADERS_TIMEOUT: [408, 'request_timeout', 'The request headers were not received in time.'],
+};
+
+/**
+ * The HTTP server's `clientError` handler: Node refused the bytes before Fastify saw a
+ * request (huge headers, a malformed request line or header, a bad Content-Length). Writes a
+ * complete response in the envelope and closes the connection, whose framing is lost.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // Node's own rule: never write into a response already under way on this socket.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || inFlight?.headersSent) {
+    socket.destroy(error);
+    return;
+  }
+  const [status, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'bad_request', 'The request is not valid HTTP/1.1.'];
+  const body = JSON.stringify({ message, details: { code } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+  // end() lets the client read the answer before the close; a client that keeps its side
+  // open must still not hold the connection (or a graceful shutdown) for long.
+  setTimeout(() => socket.destroy(), 1000).unref();
 }

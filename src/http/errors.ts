@@ -50,9 +50,22 @@ export class InsufficientScopeError extends AppError {
   }
 }
 
+export class ForbiddenError extends AppError {
+  constructor(code: string, message: string) {
+    super(403, code, message);
+  }
+}
+
 export class NotFoundError extends AppError {
   constructor(message = 'Not found.', code = 'not_found', extra: ErrorDetails = {}) {
     super(404, code, message, extra);
+  }
+}
+
+/** 405, with `Allow` listing the methods the path has (RFC 9110 §15.5.6). */
+export class MethodNotAllowedError extends AppError {
+  constructor(method: string, path: string, allowed: string[]) {
+    super(405, 'method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(', ')}.`, {}, { allow: allowed.join(', ') });
   }
 }
 
@@ -68,9 +81,31 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
+/** How many field errors a 422 reports; `details.error_count` gives the total. */
+export const MAX_REPORTED_ERRORS = 10;
+const MAX_PATH_CHARS = 200;
+const MAX_MESSAGE_CHARS = 300;
+
+const shorten = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/**
+ * 422 `validation_failed`. Only the first few errors are reported, each bounded in length,
+ * and the message names only the first: a large bad body must not buy a reply many times
+ * its own size. `total` is the number of errors found when the caller kept only some.
+ */
 export class ValidationError extends AppError {
-  constructor(errors: FieldError[], message?: string) {
-    super(422, 'validation_failed', message ?? `Validation failed: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`, { errors });
+  constructor(errors: FieldError[], total = errors.length) {
+    const reported = errors.slice(0, MAX_REPORTED_ERRORS).map((e) => ({ path: shorten(e.path, MAX_PATH_CHARS), message: shorten(e.message, MAX_MESSAGE_CHARS) }));
+    const count = Math.max(total, errors.length);
+    const first = reported[0];
+    const more = count > 1 ? ` (and ${count - 1} more)` : '';
+    super(422, 'validation_failed', first ? `Validation failed: ${first.path} ${first.message}${more}.` : 'Validation failed.', { errors: reported, error_count: count });
+  }
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message: string) {
+    super(415, 'unsupported_media_type', message);
   }
 }
 

@@ -12,9 +12,10 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
  * against each `anyOf` branch to serialise it, which costs more than the rest of a request.
  */
 export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
-  const { type } = schema as { type?: unknown };
+  const { type, enum: values } = schema as { type?: unknown; enum?: unknown };
   if (typeof type === 'string' && type !== 'object' && type !== 'array') {
-    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+    // An enum must list null too, or `enum` refuses what `type` lets through.
+    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'], ...(Array.isArray(values) ? { enum: [...values, null] } : {}) });
   }
   return Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()]));
 }

@@ -1,14 +1,38 @@
 // Two Ajv instances: query strings, paths and headers arrive as text and are coerced to the
 // schema's types; JSON bodies are not coerced, so a wrong type is an error the caller sees.
+// Bodies are parsed by parseJsonBody (json-body.ts); query strings and path parameters get
+// the same text rule here, so no text the database cannot hold reaches a route.
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import { type FieldError, ValidationError } from './errors.js';
+import { parseJsonBody, textProblem } from './json-body.js';
 
 function makeAjv(options: Options): Ajv {
+  // allErrors: a caller fixes every mistake in one round; the report is capped (ValidationError).
   const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, removeAdditional: false, ...options });
   // ajv-formats is CommonJS; under NodeNext its callable export is `.default`.
   addFormats.default(ajv);
   return ajv;
+}
+
+/** 422 for a NUL or a lone surrogate in a query value, a query name or a path parameter. */
+function checkQueryAndPath(request: FastifyRequest): void {
+  const problems: FieldError[] = [];
+  const inspect = (part: 'query' | 'path', values: unknown) => {
+    if (typeof values !== 'object' || values === null) return;
+    for (const [name, value] of Object.entries(values)) {
+      const nameProblem = textProblem(name);
+      if (nameProblem) problems.push({ path: part, message: `has a parameter name that ${nameProblem}` });
+      for (const text of [value].flat()) {
+        const problem = typeof text === 'string' ? textProblem(text) : null;
+        if (problem) problems.push({ path: `${part}.${name}`, message: problem });
+      }
+    }
+  };
+  inspect('path', request.params);
+  inspect('query', request.query);
+  if (problems.length > 0) throw new ValidationError(problems);
 }
 
 export function installValidation(app: FastifyInstance): void {
@@ -17,15 +41,15 @@ export function installValidation(app: FastifyInstance): void {
   app.setValidatorCompiler<FastifySchema>(({ schema, httpPart }) =>
     httpPart === 'body' ? forBody.compile(schema as object) : forText.compile(schema as object),
   );
-  // An empty body with a JSON content type is "no body", not an error: clients often send
-  // the header on bodiless POSTs such as revoke or test.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
   // Bodies are JSON only; Fastify's built-in text parser would let a text body reach
   // validation and come back as a confusing "must be object".
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text.trim() === '') return done(null, undefined);
-    parseJson(request, text, done);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    try {
+      done(null, parseJsonBody(request.headers, body as Buffer));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
   });
+  app.addHook('preValidation', async (request) => checkQueryAndPath(request));
 }

@@ -70,13 +70,14 @@ export function installGuards(app: FastifyInstance, deps: GuardDeps): void {
   app.decorate('routeCatalog', catalog);
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
-    if (auth) {
-      for (const method of [route.method].flat()) catalog.push({ method, url: route.url, auth });
-    }
     if (!auth) {
       if (/^\/(api|admin|mcp)(\/|$)/.test(route.url)) throw new Error(`Route ${route.method} ${route.url} declares no auth in its config`);
       return;
     }
+    // The HEAD twin Fastify adds for each GET (exposeHeadRoutes) shares the GET's config and
+    // schema, so the same guard applies; the GET is already in the catalog and described.
+    if (route.method === 'HEAD') return;
+    for (const method of [route.method].flat()) catalog.push({ method, url: route.url, auth });
     describe(route, auth);
   });
 

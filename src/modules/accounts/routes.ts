@@ -1,5 +1,6 @@
 // Sign-up, sign-in, sign-out and the current user. Sign-up and sign-in are limited per
-// client address against password guessing.
+// client address against password guessing; the limit counts in onRequest, before the body
+// is read or validated, so a malformed or oversized attempt counts like any other.
 import { serialize } from 'cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -41,7 +42,7 @@ export function accountRoutes(deps: AccountRouteDeps): FastifyPluginAsyncTypebox
       '/api/auth/signup',
       {
         config: publicRoute(),
-        preHandler: limitByAddress,
+        onRequest: limitByAddress,
         schema: {
           tags: ['accounts'],
           summary: 'Create an account (starts a 14-day trial) and sign in',
@@ -60,7 +61,7 @@ export function accountRoutes(deps: AccountRouteDeps): FastifyPluginAsyncTypebox
       '/api/auth/login',
       {
         config: publicRoute(),
-        preHandler: limitByAddress,
+        onRequest: limitByAddress,
         schema: { tags: ['accounts'], summary: 'Sign in', body: LoginBody, response: { 200: SignedIn, ...errors(400, 401, 422, 429) } },
       },
       async (request, reply) => {

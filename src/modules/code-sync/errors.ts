@@ -29,6 +29,7 @@ export class SnapshotRefusedError extends AppError {
   ) {
     super(422, 'validation_failed', `The snapshot was refused: body.${field} ${problem}.`, {
       errors: [{ path: `body.${field}`, message: problem }],
+      error_count: 1,
       reason,
       ...extra,
     });

@@ -6,8 +6,15 @@ export const MACRO_KINDS = ['python', 'block'] as const;
 
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 const Description = Type.String({ maxLength: 2000 });
-/** The block program: any JSON value; its size is bounded by the 1 MiB body limit. */
-const Blocks = Type.Unknown({ description: 'The block program (block macros only), as JSON.' });
+/**
+ * The block program: an object (`{"version": 1, "steps": [...]}`) or an array (`[]`, the
+ * empty form older clients send). null and scalars are refused: they are no program. Its
+ * size is bounded by the 1 MiB body limit and its nesting by the body depth limit.
+ */
+const Blocks = Type.Unsafe<Record<string, unknown> | unknown[]>({
+  type: ['object', 'array'],
+  description: 'The block program (block macros only): an object, or `[]` for an empty program.',
+});
 
 export const Macro = Type.Object(
   {

@@ -2,7 +2,7 @@
 // Managed proxies (granted by the operator) are readable but not changeable by the user.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, ProxyMode, ProxyScheme, SessionType } from '../../db/schema.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { offsetOf, type PageRequest, pageOf } from '../../http/paging.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Targeting } from './gateways.js';
@@ -31,6 +31,9 @@ export interface CreateProxyInput {
 }
 
 const NOT_FOUND = 'No proxy with this id.';
+
+const managedProxyError = () =>
+  new ForbiddenError('managed_proxy', 'This proxy is provided by the operator; it can be read, assigned and validated but not changed or deleted.');
 
 /** The caller's proxy (own or managed); another account's answers 404 like a missing one. */
 export async function findOwnedProxy(db: Db, userId: number, proxyId: number): Promise<ProxyRow> {
@@ -120,10 +123,10 @@ export class ProxyService {
     return presentProxy(await findOwnedProxy(this.db, userId, proxyId));
   }
 
-  /** The user's own proxies only: a managed one answers 404, as if it were not theirs. */
+  /** The user's own proxies only: a managed one answers 403 `managed_proxy`. */
   async update(userId: number, proxyId: number, input: { label?: string | null; targeting?: Targeting }) {
     const row = await findOwnedProxy(this.db, userId, proxyId);
-    if (row.mode !== 'byop') throw new NotFoundError(NOT_FOUND);
+    if (row.mode !== 'byop') throw managedProxyError();
     const set: { label?: string | null; targeting?: string; updated_at: number } = { updated_at: this.clock.now() };
     if (input.label !== undefined) set.label = input.label;
     // Replaces the whole object; a plain proxy has none to replace.
@@ -132,17 +135,26 @@ export class ProxyService {
     return presentProxy(updated);
   }
 
-  async remove(userId: number, proxyId: number, mode: ProxyMode = 'byop'): Promise<void> {
-    // Assignments go with the proxy (ON DELETE CASCADE): deleting ends them.
-    const result = await this.db.deleteFrom('proxies').where('id', '=', proxyId).where('user_id', '=', userId).where('mode', '=', mode).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw new NotFoundError(NOT_FOUND);
+  /** The user's own proxies only: a managed one answers 403 `managed_proxy`. */
+  async remove(userId: number, proxyId: number): Promise<void> {
+    if (!(await this.deleteRow(userId, proxyId, 'byop'))) {
+      // Told apart only after the delete missed, so the common case stays one statement.
+      const row = await findOwnedProxy(this.db, userId, proxyId);
+      if (row.mode !== 'byop') throw managedProxyError();
+      throw new NotFoundError(NOT_FOUND);
+    }
   }
 
   /** Admin: a managed proxy of any account. */
   async removeManaged(proxyId: number): Promise<void> {
     const row = await this.db.selectFrom('proxies').select('user_id').where('id', '=', proxyId).where('mode', '=', 'managed').executeTakeFirst();
-    if (!row) throw new NotFoundError('No managed proxy with this id.');
-    await this.remove(row.user_id, proxyId, 'managed');
+    if (!row || !(await this.deleteRow(row.user_id, proxyId, 'managed'))) throw new NotFoundError('No managed proxy with this id.');
+  }
+
+  private async deleteRow(userId: number, proxyId: number, mode: ProxyMode): Promise<boolean> {
+    // Assignments go with the proxy (ON DELETE CASCADE): deleting ends them.
+    const result = await this.db.deleteFrom('proxies').where('id', '=', proxyId).where('user_id', '=', userId).where('mode', '=', mode).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   async grantManaged(userId: number, input: CreateProxyInput) {

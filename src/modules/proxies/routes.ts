@@ -104,12 +104,31 @@ export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
     );
     app.put(
       '/api/proxy/:id',
-      { config: key, schema: { tags, summary: 'Relabel a proxy or replace its targeting (own proxies only)', params: IdParams, body: UpdateProxyBody, response: { 200: Proxy, ...errors(400, 404, 422) } } },
+      {
+        config: key,
+        schema: {
+          tags,
+          summary: 'Relabel a proxy or replace its targeting (own proxies only)',
+          description: 'A managed proxy (one the operator provides) answers 403 `managed_proxy`.',
+          params: IdParams,
+          body: UpdateProxyBody,
+          response: { 200: Proxy, ...errors(400, 403, 404, 422) },
+        },
+      },
       async (request) => m.proxies.update(userOf(request), request.params.id, request.body),
     );
     app.delete(
       '/api/proxy/:id',
-      { config: key, schema: { tags, summary: 'Delete a proxy (own proxies only); ends its assignments', params: IdParams, response: { ...NoContent, ...errors(404, 422) } } },
+      {
+        config: key,
+        schema: {
+          tags,
+          summary: 'Delete a proxy (own proxies only); ends its assignments',
+          description: 'A managed proxy (one the operator provides) answers 403 `managed_proxy`.',
+          params: IdParams,
+          response: { ...NoContent, ...errors(403, 404, 422) },
+        },
+      },
       async (request, reply) => {
         await m.proxies.remove(userOf(request), request.params.id);
         return reply.code(204).send(null);
