@@ -51,10 +51,10 @@ function send(reply: FastifyReply, error: AppError): FastifyReply {
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
+  // Every schema failure becomes the capped 422 here, so the error handler sees an AppError.
   app.setSchemaErrorFormatter((errors, context) => validationFailed(errors, context));
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) return send(reply, error);
-    if (error.validation) return send(reply, validationFailed(error.validation as AjvLikeError[], error.validationContext ?? 'body'));
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
