@@ -5,12 +5,14 @@
 //   gated GET /api/whoami    the same answer behind the API key gate (x-api-key)
 // with autocannon (50 connections) against the listening server, order bare → gated →
 // bare; the bare figure is the mean of the two bare runs so that drift over the run
-// (JIT, GC, thermal) does not favour either side. With Redis it also counts the commands the
+// (JIT, GC, thermal) does not favour either side. --rounds N alternates N gated runs with
+// N + 1 bare ones (each figure is then the mean over its runs), which evens out a machine
+// whose other work comes and goes. With Redis it also counts the commands the
 // app's Redis connection sends per gated request (one, once the key is cached).
 //
 // Usage (after `npm run build`, or `npm run bench:gate -- [options]`):
 //   node bench/gate.js [--engine sqlite|postgres] [--duration SECONDS] [--warmup SECONDS]
-//                      [--connections N] [--strict]
+//                      [--connections N] [--rounds N] [--strict]
 //   --engine postgres uses DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test)
 //   in a fresh schema, and REDIS_URL (default redis://127.0.0.1:6379) under a fresh key
 //   prefix; both are removed afterwards. --strict exits 1 when a goal is missed.
@@ -19,7 +21,6 @@ import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { buildApp } from '../dist/app.js';
 import { loadConfig } from '../dist/config.js';
 import { openDatabase } from '../dist/db/database.js';
@@ -27,7 +28,7 @@ import { migrateToLatest } from '../dist/db/migrate.js';
 import { connectRedis } from '../dist/db/redis.js';
 import { systemClock } from '../dist/lib/clock.js';
 import { WhoAmI } from '../dist/modules/api-keys/schemas.js';
-import { benchEnv, benchTarget, cleanupStack, deleteRedisKeys, percentile, request, round, withPg } from './lib.js';
+import { assertAllOk, benchEnv, benchTarget, cleanupStack, deleteRedisKeys, loadRun, request, round, withPg } from './lib.js';
 
 const GOALS = { sqlite: { ratio: 0.7, p99Ms: 10 }, postgres: { ratio: 0.6, p99Ms: null } };
 
@@ -38,6 +39,7 @@ function options() {
       duration: { type: 'string', default: '10' },
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '50' },
+      rounds: { type: 'string', default: '1' },
       strict: { type: 'boolean', default: false },
     },
   });
@@ -52,47 +54,9 @@ function options() {
     duration: number('duration', 1),
     warmup: number('warmup', 0),
     connections: Math.floor(number('connections', 1)),
+    rounds: Math.floor(number('rounds', 1)),
     strict: values.strict,
   };
-}
-
-/** One autocannon run; latencies are recorded unrounded (autocannon's histogram keeps whole ms). */
-function run(url, headers, seconds, connections) {
-  const latencies = [];
-  const cpuBefore = process.cpuUsage();
-  return new Promise((resolve, reject) => {
-    const instance = autocannon({ url, headers, connections, duration: seconds }, (error, result) => {
-      if (error) reject(error);
-      else {
-        const cpu = process.cpuUsage(cpuBefore);
-        latencies.sort((a, b) => a - b);
-        resolve({
-          rps: result.requests.mean,
-          total: result.requests.total,
-          ok: result['2xx'],
-          non2xx: result.non2xx,
-          errors: result.errors,
-          timeouts: result.timeouts,
-          statusCodes: result.statusCodeStats,
-          p50: percentile(latencies, 50),
-          p99: percentile(latencies, 99),
-          // CPU of this whole process (server and load generator) per request: steadier than
-          // req/s when other work shares the machine, but blind to PostgreSQL's and Redis' CPU.
-          cpuUsPerRequest: (cpu.user + cpu.system) / Math.max(1, result.requests.total),
-        });
-      }
-    });
-    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
-  });
-}
-
-function assertAllOk(label, result) {
-  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0 || result.ok === 0) {
-    throw new Error(
-      `${label}: not every response was 2xx (2xx=${result.ok}, non-2xx=${result.non2xx}, errors=${result.errors}, timeouts=${result.timeouts}, ` +
-        `status codes ${JSON.stringify(result.statusCodes)}); a benchmark of refusals measures nothing.`,
-    );
-  }
 }
 
 async function main() {
@@ -158,7 +122,7 @@ async function main() {
     }
 
     const targets = { bare: { url: `${base}/bench/bare`, headers: {} }, gated: { url: `${base}/api/whoami`, headers: keyHeaders } };
-    const order = ['bare', 'gated', 'bare'];
+    const order = ['bare', ...Array.from({ length: opts.rounds }, () => ['gated', 'bare']).flat()];
     const runs = [];
     console.log(
       `Key gate benchmark: engine=${opts.engine}${redis ? ' (+ Redis)' : ''}, ${opts.connections} connections, ` +
@@ -168,9 +132,9 @@ async function main() {
     console.log(`  ${cpus().length} CPUs, node ${process.version}, 1-min load average before: ${loadBefore.toFixed(2)}`);
     for (const name of order) {
       const target = targets[name];
-      if (opts.warmup > 0) assertAllOk(`${name} warm-up`, await run(target.url, target.headers, opts.warmup, opts.connections));
+      if (opts.warmup > 0) assertAllOk(`${name} warm-up`, await loadRun(target.url, target.headers, opts.warmup, opts.connections));
       const commandsBefore = redisCommands;
-      const result = await run(target.url, target.headers, opts.duration, opts.connections);
+      const result = await loadRun(target.url, target.headers, opts.duration, opts.connections);
       assertAllOk(name, result);
       const redisPerRequest = redis ? (redisCommands - commandsBefore) / result.total : null;
       runs.push({ target: name, ...result, redisPerRequest });
@@ -181,15 +145,14 @@ async function main() {
     }
     const loadAfter = loadavg()[0];
 
-    const bareRuns = runs.filter((r) => r.target === 'bare');
-    const gatedRun = runs.find((r) => r.target === 'gated');
     const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
-    const bareSummary = {
-      rps: mean(bareRuns.map((r) => r.rps)),
-      p50: mean(bareRuns.map((r) => r.p50)),
-      p99: mean(bareRuns.map((r) => r.p99)),
-      cpuUsPerRequest: mean(bareRuns.map((r) => r.cpuUsPerRequest)),
+    const summary = (name) => {
+      const of = runs.filter((r) => r.target === name);
+      const field = (key) => mean(of.map((r) => r[key]));
+      return { runs: of.length, rps: field('rps'), p50: field('p50'), p99: field('p99'), cpuUsPerRequest: field('cpuUsPerRequest'), redisPerRequest: redis ? field('redisPerRequest') : null };
     };
+    const bareSummary = summary('bare');
+    const gatedRun = summary('gated');
     const ratio = gatedRun.rps / bareSummary.rps;
     const goal = GOALS[opts.engine];
     const ratioOk = ratio >= goal.ratio;
@@ -197,8 +160,8 @@ async function main() {
 
     const rows = [
       ['target', 'req/s (mean)', 'p50 ms', 'p99 ms', 'CPU µs/req'],
-      ['bare (mean of 2)', bareSummary.rps.toFixed(0), bareSummary.p50.toFixed(2), bareSummary.p99.toFixed(2), bareSummary.cpuUsPerRequest.toFixed(1)],
-      ['gated /api/whoami', gatedRun.rps.toFixed(0), gatedRun.p50.toFixed(2), gatedRun.p99.toFixed(2), gatedRun.cpuUsPerRequest.toFixed(1)],
+      [`bare (mean of ${bareSummary.runs})`, bareSummary.rps.toFixed(0), bareSummary.p50.toFixed(2), bareSummary.p99.toFixed(2), bareSummary.cpuUsPerRequest.toFixed(1)],
+      [`gated /api/whoami${gatedRun.runs > 1 ? ` (mean of ${gatedRun.runs})` : ''}`, gatedRun.rps.toFixed(0), gatedRun.p50.toFixed(2), gatedRun.p99.toFixed(2), gatedRun.cpuUsPerRequest.toFixed(1)],
     ];
     const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
     const line = (row) => `| ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' | ')} |`;
@@ -221,6 +184,7 @@ async function main() {
         connections: opts.connections,
         duration_s: opts.duration,
         warmup_s: opts.warmup,
+        rounds: opts.rounds,
         node: process.version,
         cpus: cpus().length,
         loadavg_1m: { before: round(loadBefore), after: round(loadAfter) },
@@ -234,7 +198,13 @@ async function main() {
           redis_commands_per_req: r.redisPerRequest === null ? null : round(r.redisPerRequest, 3),
         })),
         bare: { rps: round(bareSummary.rps), p50_ms: round(bareSummary.p50), p99_ms: round(bareSummary.p99), cpu_us_per_req: round(bareSummary.cpuUsPerRequest, 1) },
-        gated: { rps: round(gatedRun.rps), p50_ms: round(gatedRun.p50), p99_ms: round(gatedRun.p99), cpu_us_per_req: round(gatedRun.cpuUsPerRequest, 1) },
+        gated: {
+          rps: round(gatedRun.rps),
+          p50_ms: round(gatedRun.p50),
+          p99_ms: round(gatedRun.p99),
+          cpu_us_per_req: round(gatedRun.cpuUsPerRequest, 1),
+          redis_commands_per_req: redis ? round(gatedRun.redisPerRequest, 3) : null,
+        },
         ratio: round(ratio, 4),
         goals: { ratio_min: goal.ratio, ratio_met: ratioOk, p99_max_ms: goal.p99Ms, p99_met: goal.p99Ms === null ? null : p99Ok },
       }),
