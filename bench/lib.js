@@ -1,9 +1,11 @@
 // Helpers every benchmark shares: one-off PostgreSQL statements (schemas), Redis clean-up,
-// HTTP calls against the listening app, and the statistics the tables print.
+// HTTP calls against the listening app, load runs with autocannon, and the statistics the
+// tables print.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import autocannon from 'autocannon';
 import pg from 'pg';
 
 /** Runs one statement on its own connection (creating or dropping a benchmark schema). */
@@ -103,4 +105,43 @@ export function cleanupStack() {
       }
     },
   };
+}
+
+/** One autocannon run; latencies are recorded unrounded (autocannon's histogram keeps whole ms). */
+export function loadRun(url, headers, seconds, connections) {
+  const latencies = [];
+  const cpuBefore = process.cpuUsage();
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({ url, headers, connections, duration: seconds }, (error, result) => {
+      if (error) reject(error);
+      else {
+        const cpu = process.cpuUsage(cpuBefore);
+        latencies.sort((a, b) => a - b);
+        resolve({
+          rps: result.requests.mean,
+          total: result.requests.total,
+          ok: result['2xx'],
+          non2xx: result.non2xx,
+          errors: result.errors,
+          timeouts: result.timeouts,
+          statusCodes: result.statusCodeStats,
+          p50: percentile(latencies, 50),
+          p99: percentile(latencies, 99),
+          // CPU of this whole process (server and load generator) per request: steadier than
+          // req/s when other work shares the machine, but blind to PostgreSQL's and Redis' CPU.
+          cpuUsPerRequest: (cpu.user + cpu.system) / Math.max(1, result.requests.total),
+        });
+      }
+    });
+    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+  });
+}
+
+export function assertAllOk(label, result) {
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0 || result.ok === 0) {
+    throw new Error(
+      `${label}: not every response was 2xx (2xx=${result.ok}, non-2xx=${result.non2xx}, errors=${result.errors}, timeouts=${result.timeouts}, ` +
+        `status codes ${JSON.stringify(result.statusCodes)}); a benchmark of refusals measures nothing.`,
+    );
+  }
 }

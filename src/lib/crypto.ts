@@ -1,10 +1,12 @@
 // Secrets: random tokens, one-way hashes for what we only need to recognise (keys,
 // sessions, tokens), a memory-hard hash for passwords, and authenticated encryption for
 // what must be recovered later (webhook secrets, proxy passwords).
-import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 export function sha256Hex(value: string | Buffer): string {
-  return createHash('sha256').update(value).digest('hex');
+  // The one-shot hash is about twice as fast as createHash() for short inputs such as a key,
+  // which every key request hashes.
+  return hash('sha256', value, 'hex');
 }
 
 export function randomHex(bytes: number): string {

@@ -1,16 +1,18 @@
 // The key gate, in the contract's order: 401 (who is this?) → 429 per key, then per
-// account (a request counts even when it later gets 402 or 403) → 402 → 403. Only a
-// request that passes all of them marks the key as used.
+// account (a request counts even when it later gets 402 or 403; one over the key's limit
+// does not count against the account) → 402 → 403. Only a request that passes all of them
+// marks the key as used. On Redis, a cached key costs one round trip (resolveAndCount).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { isSubscriptionActive } from '../../modules/billing/subscription.js';
+import { epochFromStored } from '../../modules/api-keys/auth-epoch.js';
 import { KEY_PATTERN, keyState } from '../../modules/api-keys/key-format.js';
-import type { KeyResolver } from '../../modules/api-keys/key-resolver.js';
+import type { KeyResolver, ResolvedKey } from '../../modules/api-keys/key-resolver.js';
 import type { LastUsedRecorder } from '../../modules/api-keys/last-used.js';
 import { keyCovers, type Scope } from '../../modules/api-keys/scopes.js';
 import { InsufficientScopeError, RateLimitedError, SubscriptionRequiredError, UnauthorizedError } from '../errors.js';
-import { type FixedWindowLimiter, rateLimitHeaders } from '../rate-limit.js';
+import { type ChainCount, FixedWindowLimiter, rateLimitHeaders, type WindowHit } from '../rate-limit.js';
 
 /** Header names people type when they mean X-API-KEY. */
 const LOOKALIKE_HEADERS = /^(x-)?api[-_]?key$|^x-api_key$|^apikey$/i;
@@ -30,6 +32,22 @@ function presentedKey(request: FastifyRequest): string {
   return value;
 }
 
+const UNUSABLE_KEY = 'This API key is unknown, revoked or expired.';
+
+/** Why a key cannot be used at all (401), or null. */
+function refusal(key: ResolvedKey, now: number): UnauthorizedError | null {
+  if (keyState({ revoked_at: key.revokedAt, expires_at: key.expiresAt }, now) !== 'Active') return new UnauthorizedError('invalid_api_key', UNUSABLE_KEY);
+  if (key.userDisabled) return new UnauthorizedError('api_key_not_user_scoped', 'The account that owns this key no longer exists or is disabled.');
+  return null;
+}
+
+function usable(key: ResolvedKey | null, now: number): ResolvedKey {
+  if (!key) throw new UnauthorizedError('invalid_api_key', UNUSABLE_KEY);
+  const refused = refusal(key, now);
+  if (refused) throw refused;
+  return key;
+}
+
 export class ApiKeyGate {
   constructor(
     private readonly resolver: KeyResolver,
@@ -40,20 +58,14 @@ export class ApiKeyGate {
   ) {}
 
   async check(request: FastifyRequest, reply: FastifyReply, required: Scope | 'full' | null): Promise<void> {
-    const key = await this.resolver.resolve(sha256Hex(presentedKey(request)));
+    const keyHash = sha256Hex(presentedKey(request));
     const now = this.clock.now();
-    if (!key || keyState({ revoked_at: key.revokedAt, expires_at: key.expiresAt }, now) !== 'Active') {
-      throw new UnauthorizedError('invalid_api_key', 'This API key is unknown, revoked or expired.');
-    }
-    if (key.userDisabled) {
-      throw new UnauthorizedError('api_key_not_user_scoped', 'The account that owns this key no longer exists or is disabled.');
-    }
+    const { key, counted } = await this.resolveAndCount(keyHash, now);
 
-    const byKey = await this.perKey.hit(key.id);
+    const [byKey, byAccount] = counted.results;
     if (!byKey.allowed) {
       throw new RateLimitedError(`This key made more than ${byKey.limit} requests this minute. Wait for the time in Retry-After.`, rateLimitHeaders(byKey, 'key', now));
     }
-    const byAccount = await this.perAccount.hit(key.userId);
     if (!byAccount.allowed) {
       throw new RateLimitedError(
         `This account's keys made more than ${byAccount.limit} requests this minute. More keys do not raise the limit; wait for the time in Retry-After.`,
@@ -71,5 +83,44 @@ export class ApiKeyGate {
     request.caller = { userId: key.userId, keyId: key.id, sessionId: null, scopes: key.scopes };
     request.apiKey = key;
     this.lastUsed.mark(key.id, now);
+  }
+
+  /**
+   * The key (401 if it cannot be used), and the request counted against the key's window,
+   * then, if that allowed it, the account's.
+   *
+   * On Redis a key already cached as usable costs one round trip: one script counts both
+   * windows and returns the revocation epoch, which decides whether the cached key still
+   * holds. If the epoch moved, the key is loaded again and the answer follows the fresh row.
+   * The request was then counted before its 401: that is harmless. The key's id and owner
+   * never change, so a key that is still valid was going to be counted anyway; a key revoked
+   * meanwhile is cached as revoked from then on and refused before any counting, so each
+   * process counts at most one hit of it after the revocation.
+   *
+   * Everywhere else (counting in memory, a key not cached yet, a cached key that is already
+   * refused, Redis not answering) the key is checked first and counted after, in the
+   * contract's order.
+   */
+  private async resolveAndCount(keyHash: string, now: number): Promise<{ key: ResolvedKey; counted: ChainCount }> {
+    const epochKey = this.resolver.sharedEpochKey;
+    const cached = epochKey === null ? undefined : this.resolver.peek(keyHash);
+    if (epochKey !== null && cached && !refusal(cached, now)) {
+      const counted = await FixedWindowLimiter.countChain(this.windowsOf(cached), epochKey);
+      const key =
+        counted.read === undefined
+          ? // Redis did not answer: the windows were counted in this process, the database decides.
+            await this.resolver.loadUnshared(keyHash, new Error('Redis did not answer the window-counting script'))
+          : await this.resolver.confirm(keyHash, epochFromStored(counted.read));
+      return { key: usable(key, now), counted };
+    }
+    const key = usable(await this.resolver.resolve(keyHash), now);
+    return { key, counted: await FixedWindowLimiter.countChain(this.windowsOf(key)) };
+  }
+
+  private windowsOf(key: ResolvedKey): WindowHit[] {
+    return [
+      { limiter: this.perKey, id: key.id },
+      { limiter: this.perAccount, id: key.userId },
+    ];
   }
 }

@@ -7,6 +7,17 @@ export interface AuthEpoch {
   /** A plain string when it can be read without I/O. */
   current(): string | Promise<string>;
   bump(): Promise<void>;
+  /**
+   * The Redis key holding the epoch when it is shared through Redis, so that a caller already
+   * making a round trip there (the key gate's counting script) can read it on the way; the
+   * value read goes through `epochFromStored`.
+   */
+  readonly redisKey?: string;
+}
+
+/** The epoch as stored in Redis: a key never bumped reads as "0". */
+export function epochFromStored(stored: string | null): string {
+  return stored ?? '0';
 }
 
 /**
@@ -19,6 +30,7 @@ export interface AuthEpoch {
 export class LocalAuthEpoch implements AuthEpoch {
   private local = 0;
   private external = 0;
+  private value = '0:0';
   private checkedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -29,28 +41,33 @@ export class LocalAuthEpoch implements AuthEpoch {
   current(): string {
     const now = performance.now();
     if (now - this.checkedAt >= this.externalCheckMs) {
-      this.external = this.externalChanges();
       this.checkedAt = now;
+      const external = this.externalChanges();
+      if (external !== this.external) {
+        this.external = external;
+        this.value = `${this.local}:${this.external}`;
+      }
     }
-    return `${this.local}:${this.external}`;
+    return this.value;
   }
   async bump(): Promise<void> {
     this.local += 1;
+    this.value = `${this.local}:${this.external}`;
   }
 }
 
 export class RedisAuthEpoch implements AuthEpoch {
-  private readonly key: string;
+  readonly redisKey: string;
   constructor(
     private readonly redis: Redis,
     prefix: string,
   ) {
-    this.key = `${prefix}auth:epoch`;
+    this.redisKey = `${prefix}auth:epoch`;
   }
   async current(): Promise<string> {
-    return (await this.redis.get(this.key)) ?? '0';
+    return epochFromStored(await this.redis.get(this.redisKey));
   }
   async bump(): Promise<void> {
-    await this.redis.incr(this.key);
+    await this.redis.incr(this.redisKey);
   }
 }

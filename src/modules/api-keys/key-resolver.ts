@@ -2,8 +2,10 @@
 // subscription in one query, and caches the result in the process. Every request checks
 // the cache against an epoch that moves whenever a key is revoked or a subscription changes
 // (in Redis, shared by every process; on the embedded default, in memory plus SQLite's
-// data_version), so a revocation anywhere is seen before the next request. Without either
-// (PostgreSQL without Redis) every request asks the database. When Redis cannot be read,
+// data_version), so a revocation anywhere is seen before the next request. With Redis, the
+// key gate reads the epoch in the same round trip that counts the request's rate-limit
+// windows (`peek`, then `confirm`). Without either (PostgreSQL without Redis) every request
+// asks the database. When Redis cannot be read,
 // the cache is dropped and the database answers, so an outage costs speed, never
 // correctness. Key expiry and trial ends are checked against the clock on every request,
 // cached or not.
@@ -50,27 +52,65 @@ export class KeyResolver {
     private readonly onSharedStateError: (error: unknown, what: string) => void = () => undefined,
   ) {}
 
-  async resolve(keyHash: string): Promise<ResolvedKey | null> {
+  /**
+   * The key for a presented key's SHA-256, or null. A plain value when it comes from the cache
+   * and the epoch could be read without I/O (the embedded default).
+   */
+  resolve(keyHash: string): ResolvedKey | null | Promise<ResolvedKey | null> {
     if (!this.epoch) return this.load(keyHash);
-    // Read the epoch before loading, and tag the entry with it: a load that raced with a
-    // revocation is then tagged with the older epoch and never served again.
-    let epoch: string;
+    let epoch: string | Promise<string>;
     try {
-      const current = this.epoch.current();
-      epoch = typeof current === 'string' ? current : await current;
+      epoch = this.epoch.current();
     } catch (error) {
-      this.cache.clear();
-      this.onSharedStateError(error, 'reading the key-cache epoch from Redis; using the database');
-      return this.load(keyHash);
+      return this.loadUnshared(keyHash, error);
     }
+    if (typeof epoch === 'string') return this.confirm(keyHash, epoch);
+    return epoch.then(
+      (current) => this.confirm(keyHash, current),
+      (error: unknown) => this.loadUnshared(keyHash, error),
+    );
+  }
+
+  /**
+   * The Redis key of the shared epoch, for a caller that reads it in a round trip it makes
+   * anyway and then calls `confirm`; null when the epoch is not kept in Redis.
+   */
+  get sharedEpochKey(): string | null {
+    return this.epoch?.redisKey ?? null;
+  }
+
+  /**
+   * The cached key within its time to live, whatever epoch it was loaded in: only a hint
+   * until `confirm` has checked it against an epoch read afterwards.
+   */
+  peek(keyHash: string): ResolvedKey | undefined {
+    const hit = this.cache.get(keyHash);
+    return hit && Date.now() - hit.loadedAt < CACHE_TTL_MS ? hit.value : undefined;
+  }
+
+  /**
+   * The key as of `epoch`, read just now: the cached entry if it was loaded in that epoch,
+   * otherwise a fresh load from the database, cached under that epoch. The epoch is read
+   * before loading, so a load that raced with a revocation is tagged with the older epoch
+   * and never served again.
+   */
+  confirm(keyHash: string, epoch: string): ResolvedKey | null | Promise<ResolvedKey | null> {
     const hit = this.cache.get(keyHash);
     if (hit && hit.epoch === epoch && Date.now() - hit.loadedAt < CACHE_TTL_MS) return hit.value;
-    const value = await this.load(keyHash);
-    if (value) {
-      if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-      this.cache.set(keyHash, { value, epoch, loadedAt: Date.now() });
-    }
-    return value;
+    return this.load(keyHash).then((value) => {
+      if (value) {
+        if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
+        this.cache.set(keyHash, { value, epoch, loadedAt: Date.now() });
+      }
+      return value;
+    });
+  }
+
+  /** The shared epoch cannot be read: nothing cached can be trusted, so the database answers. */
+  loadUnshared(keyHash: string, error: unknown): Promise<ResolvedKey | null> {
+    this.cache.clear();
+    this.onSharedStateError(error, 'reading the key-cache epoch from Redis; using the database');
+    return this.load(keyHash);
   }
 
   /**
