@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ManualClock } from '../src/lib/clock.js';
-import { LEASE_MS } from '../src/modules/webhooks/worker.js';
+import { DELIVERY_LEASE_MS as LEASE_MS } from '../src/modules/webhooks/delivery-job.js';
 import { createTestApp, dropStorage, newStorage, type TestApp, type TestStorage } from './helpers/app.js';
 import { TEST_DATABASE_URL } from './helpers/engine.js';
 import { createKey, signUp } from './helpers/users.js';
