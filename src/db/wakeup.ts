@@ -41,10 +41,6 @@ export class Listeners {
   fireAll(): void {
     for (const kind of this.emitter.eventNames()) this.emitter.emit(kind);
   }
-
-  get size(): number {
-    return this.emitter.eventNames().reduce((sum, kind) => sum + this.emitter.listenerCount(kind), 0);
-  }
 }
 
 // One signal per process, shared by every SQLite database opened in it: a process has one

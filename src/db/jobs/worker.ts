@@ -53,10 +53,6 @@ export class JobWorker<K extends AnyJobKind> {
     this.name = options.name ?? `${hostname()}:${process.pid}`;
   }
 
-  get kind(): K {
-    return this.options.kind;
-  }
-
   /** Recovers lapsed leases, claims what is due now and runs it; resolves when those jobs end. For tests and tools. */
   async runOnce(): Promise<number> {
     await this.recover();
