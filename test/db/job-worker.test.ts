@@ -176,6 +176,38 @@ describe('the running loop', () => {
     }
   });
 
+  test('work queued while every slot is busy starts as soon as a slot frees, not at the 60 s poll', async () => {
+    const user = await userId();
+    const kind = testKind(user, { concurrency: 1 });
+    await queueRows(t.db.kysely, user, 1, t.clock.now());
+    const started: number[] = [];
+    let releaseFirst: () => void = () => undefined;
+    const w = worker(kind, {
+      run: async ({ lease }) => {
+        started.push(Date.now());
+        if (started.length === 1) await new Promise<void>((resolve) => (releaseFirst = resolve));
+        await completeJob(t.db.kysely, kind, lease, t.clock.now(), { status: 'succeeded' });
+      },
+    });
+    w.start();
+    try {
+      await expect.poll(() => started.length).toBe(1);
+      if (ENGINE === 'postgres') await (t.db.wakeup as PgWakeup).listening();
+      await t.db.kysely.transaction().execute(async (trx) => {
+        await queueRows(trx, user, 1, t.clock.now());
+        await t.db.wakeup.notify(trx, kind.name);
+      });
+      await sleep(200);
+      expect(started).toHaveLength(1);
+      const freedAt = Date.now();
+      releaseFirst();
+      await expect.poll(() => started.length, { timeout: 2_000, interval: 5 }).toBe(2);
+      expect(started[1] - freedAt).toBeLessThan(1_000);
+    } finally {
+      await w.stop();
+    }
+  });
+
   test(`a wake-up starts queued work at once (${ENGINE === 'postgres' ? 'LISTEN/NOTIFY' : 'in-process signal'}); stop waits for the job in flight`, async () => {
     const user = await userId();
     const kind = testKind(user);
