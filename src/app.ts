@@ -38,6 +38,7 @@ import { RunLogService } from './modules/run-logs/service.js';
 import { profileRoutes } from './modules/profiles/routes.js';
 import { WebhookDeliveryService } from './modules/webhooks/deliveries-service.js';
 import { WebhookEndpointService } from './modules/webhooks/endpoints-service.js';
+import { queueDeliveriesForEvents } from './modules/webhooks/fan-out.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 import { adminProxyRoutes } from './modules/proxies/admin-routes.js';
 import { buildProxyModule } from './modules/proxies/module.js';
@@ -136,13 +137,14 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(executionRoutes(new RunHistoryService(db.kysely), new ExecutionReporter(db.kysely, clock)));
   await app.register(runLogRoutes(new RunLogService(db.kysely)));
   await app.register(profileRoutes(new ProfileService(db.kysely, db.dialect, clock)));
+  queueDeliveriesForEvents(db.wakeup);
   await app.register(
     webhookRoutes(
       new WebhookEndpointService(db.kysely, db.dialect, clock, {
         secretKey: () => config.secretKey,
         addressPolicy: { allowPrivate: config.allowPrivateNetworks, resolver: deps.resolver ?? systemResolver },
       }),
-      new WebhookDeliveryService(db.kysely, clock),
+      new WebhookDeliveryService(db.kysely, clock, db.wakeup),
     ),
   );
   const proxyModule = buildProxyModule({ config, db, clock, geolocator: deps.geolocator });

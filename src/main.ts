@@ -8,7 +8,7 @@ import { connectRedis, redisReady } from './db/redis.js';
 import { systemClock } from './lib/clock.js';
 import { CliError, runAdminCommand } from './modules/admin/cli.js';
 import { runCodeCommand } from './modules/code-sync/cli.js';
-import { createWebhookWorker, type WebhookWorkerHandle } from './modules/webhooks/runner.js';
+import { buildWorkers, type Workers } from './workers.js';
 import pino from 'pino';
 
 const USAGE = `Usage: svc <command>
@@ -16,7 +16,8 @@ const USAGE = `Usage: svc <command>
 Commands:
   serve                                  start the HTTP service (migrates first); also runs the
                                          background workers unless RUN_WORKERS=false
-  worker                                 run only the background workers (webhook deliveries)
+  worker                                 run only the background workers (every job kind:
+                                         today webhook deliveries)
   migrate                                apply database migrations and exit
   admin users [--email E]                list users (calls the admin API at BASE_URL with ADMIN_TOKEN)
   admin subscription USER_ID [--status trialing|active|inactive] [--plan P]
@@ -38,10 +39,10 @@ async function serve(config: Config): Promise<void> {
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   const app = await buildApp({ config, db, clock: systemClock, redis });
   warnAboutPrivateNetworks(config, app.log);
-  // On the embedded default this is the only process, so it must deliver; with a shared
-  // database it may leave deliveries to separate `worker` processes (RUN_WORKERS=false).
-  let workers: WebhookWorkerHandle | undefined;
-  if (config.runWorkers) workers = createWebhookWorker({ config, db, clock: systemClock, log: app.log });
+  // On the embedded default this is the only process, so it must do the background work;
+  // with a shared database it may leave that to separate `worker` processes (RUN_WORKERS=false).
+  let workers: Workers | undefined;
+  if (config.runWorkers) workers = buildWorkers({ config, db, clock: systemClock, log: app.log });
   if (redis && !(await redisReady(redis, 5000))) {
     app.log.warn('Redis is not reachable yet: rate limits are counted per process and key look-ups go to the database until it is');
   }
@@ -69,7 +70,7 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  workers?.worker.start();
+  workers?.start();
   const engine = config.databaseUrl ? 'PostgreSQL' : `SQLite (${sqliteFileIn(config.dataDir)})`;
   // With PORT=0 the system picks the port; show the one actually in use.
   const { port } = app.server.address() as { port: number };
@@ -93,13 +94,14 @@ async function worker(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
   warnAboutPrivateNetworks(config, log);
   const db = openConfiguredDatabase(config);
+  db.onConnectionError((error) => log.warn({ err: error }, 'a database connection dropped; it will be replaced'));
   await migrateToLatest(db);
-  const workers = createWebhookWorker({ config, db, clock: systemClock, log });
+  const workers = buildWorkers({ config, db, clock: systemClock, log });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    log.info({ signal }, 'shutting down: finishing the deliveries in flight');
+    log.info({ signal }, 'shutting down: finishing the jobs in flight');
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
     let code = 0;
@@ -114,8 +116,8 @@ async function worker(config: Config): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  workers.worker.start();
-  log.info({ engine: db.dialect }, 'worker started: delivering webhooks');
+  workers.start();
+  log.info({ engine: db.dialect, kinds: workers.kinds }, 'worker started');
 }
 
 async function printOpenApi(config: Config): Promise<void> {

@@ -1,7 +1,8 @@
 // Workers and leases: two workers on one PostgreSQL never send one attempt twice; a worker
 // killed mid-delivery leaves a lease that expires, and another worker then delivers with
 // the same webhook-id; a restarted `serve` delivers what was pending; a running worker is
-// woken by the in-process nudge instead of waiting for its poll.
+// woken by the wake-up (in-process on SQLite, LISTEN/NOTIFY on PostgreSQL) instead of
+// waiting for its poll.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ManualClock } from '../src/lib/clock.js';
-import { LEASE_MS } from '../src/modules/webhooks/worker.js';
+import { DELIVERY_LEASE_MS as LEASE_MS } from '../src/modules/webhooks/delivery-job.js';
 import { createTestApp, dropStorage, newStorage, type TestApp, type TestStorage } from './helpers/app.js';
 import { TEST_DATABASE_URL } from './helpers/engine.js';
 import { createKey, signUp } from './helpers/users.js';
@@ -79,7 +80,7 @@ describe('a restart of serve with deliveries pending', () => {
     }
   });
 
-  test('a running worker is woken by the in-process nudge, not its 60 s poll', async () => {
+  test('a running worker is woken by the wake-up, not its 60 s poll', async () => {
     const t = await openApp();
     const handle = testWorker(t, ca);
     handle.worker.start();

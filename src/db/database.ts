@@ -6,12 +6,16 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { LocalWakeup, type Wakeup } from './wakeup.js';
+import { PgWakeup } from './wakeup-pg.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;
+  /** Wakes workers when work is queued: LISTEN/NOTIFY on PostgreSQL, in-process on SQLite. */
+  wakeup: Wakeup;
   close(): Promise<void>;
   /** Where to report a pooled connection that dropped while idle (PostgreSQL restart, failover). */
   onConnectionError(handler: (error: Error) => void): void;
@@ -55,10 +59,16 @@ export function openDatabase(options: OpenOptions): Db {
     };
     pool.on('error', (error) => report(error));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // Notifications are per database, not per schema, so the listener needs no search_path.
+    const wakeup = new PgWakeup({ connectionString: options.databaseUrl, report: (error) => report(error) });
     return {
       kysely,
       dialect: 'postgres',
-      close: () => kysely.destroy(),
+      wakeup,
+      close: async () => {
+        await wakeup.close();
+        await kysely.destroy();
+      },
       onConnectionError: (handler) => {
         report = handler;
       },
@@ -77,6 +87,7 @@ export function openDatabase(options: OpenOptions): Db {
   return {
     kysely,
     dialect: 'sqlite',
+    wakeup: new LocalWakeup(),
     close: () => kysely.destroy(),
     onConnectionError: () => undefined,
     externalChangeCounter: () => dataVersion.get() as number,

@@ -1,12 +1,13 @@
 // The delivery log (list, read, redeliver) and custom events from the application.
 import type { Kysely } from 'kysely';
 import type { Database, DeliveryStatus, WebhookDeliveriesTable } from '../../db/schema.js';
+import type { Wakeup } from '../../db/wakeup.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { offsetOf, type PageRequest, pageOf } from '../../http/paging.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
 import { emitEvent } from '../events/emit.js';
-import { ringDeliveryBell } from './nudge.js';
+import { WEBHOOK_DELIVERY } from './delivery-job.js';
 import { CUSTOM_DATA_MAX_BYTES } from './schemas.js';
 
 type DeliveryRow = Omit<WebhookDeliveriesTable, 'id' | 'attempts' | 'schedule_step'> & { id: number; attempts: number; schedule_step: number };
@@ -39,6 +40,7 @@ export class WebhookDeliveryService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
+    private readonly wakeup: Wakeup,
   ) {}
 
   async list(userId: number, filter: { endpoint_id?: number; status?: DeliveryStatus }, page: PageRequest) {
@@ -79,8 +81,8 @@ export class WebhookDeliveryService {
         .set({ status: 'pending', schedule_step: 0, next_attempt_at: now, locked_until: null, locked_by: null, delivered_at: null, updated_at: now })
         .where('id', '=', id)
         .execute();
+      await this.wakeup.notify(trx, WEBHOOK_DELIVERY);
     });
-    ringDeliveryBell();
     return this.get(userId, id).then(({ payload: _payload, ...delivery }) => delivery);
   }
 

@@ -1,19 +1,12 @@
 // Events into deliveries, inside the transaction that records the event: the event and its
-// deliveries commit together, so a crash between them can lose neither.
+// deliveries commit together, so a crash between them can lose neither. Registered with the
+// events module when webhooks is built (events does not know about webhooks).
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Wakeup } from '../../db/wakeup.js';
+import { type RecordedEvent, subscribeToEvents } from '../events/emit.js';
+import { WEBHOOK_DELIVERY } from './delivery-job.js';
 import { type Scope, scopeMatches, subscribes } from './rules.js';
-
-export interface FanOutEvent {
-  eventPk: number;
-  eventId: string;
-  userId: number;
-  type: string;
-  deviceId: number | null;
-  at: number;
-  /** `webhook.test`: this endpoint only, whatever it subscribes to. */
-  endpointId?: number;
-}
 
 export function scopeOf(row: { scope_mode: Scope['mode']; scope_group_ids: string; scope_device_ids: string }): Scope {
   if (row.scope_mode === 'groups') return { mode: 'groups', groupIds: JSON.parse(row.scope_group_ids) as number[] };
@@ -21,8 +14,20 @@ export function scopeOf(row: { scope_mode: Scope['mode']; scope_group_ids: strin
   return { mode: 'all' };
 }
 
-/** Queues one delivery per matching enabled endpoint; returns how many. The first attempt is due at once. */
-export async function fanOut(trx: Transaction<Database>, event: FanOutEvent): Promise<number> {
+/** From now on every recorded event queues its deliveries and wakes the delivery workers when it commits. */
+export function queueDeliveriesForEvents(wakeup: Wakeup): void {
+  subscribeToEvents('webhooks', async (trx, event) => {
+    const queued = await fanOut(trx, event);
+    if (queued > 0) await wakeup.notify(trx, WEBHOOK_DELIVERY);
+    return queued;
+  });
+}
+
+/**
+ * Queues one delivery per matching enabled endpoint (`webhook.test`: its one endpoint,
+ * whatever it subscribes to); returns how many. The first attempt is due at once.
+ */
+export async function fanOut(trx: Transaction<Database>, event: RecordedEvent): Promise<number> {
   let query = trx
     .selectFrom('webhook_endpoints')
     .select(['id', 'event_types', 'scope_mode', 'scope_group_ids', 'scope_device_ids'])
@@ -52,7 +57,7 @@ export async function fanOut(trx: Transaction<Database>, event: FanOutEvent): Pr
       targets.map((endpointId) => ({
         user_id: event.userId,
         endpoint_id: endpointId,
-        event_pk: event.eventPk,
+        event_pk: event.pk,
         event_id: event.eventId,
         event_type: event.type,
         status: 'pending' as const,

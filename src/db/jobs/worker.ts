@@ -1,0 +1,188 @@
+// The worker loop every job kind runs in: claim up to the free concurrency, run each job
+// under its lease (renewed for long jobs, aborted on time-out or a lost lease), wake on a
+// signal or poll as the fallback, recover lapsed leases, and on stop wait for the jobs in
+// flight. What a job does is the kind's handler; the loop only keeps the lease rules.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Clock } from '../../lib/clock.js';
+import type { Db } from '../database.js';
+import type { AnyJobKind, Lease, PayloadOf } from './kind.js';
+import { claimDueJobs, recoverLapsedJobs, releaseLease, renewLease } from './leases.js';
+
+export interface JobLog {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+export interface RunningJob<Payload> {
+  lease: Lease;
+  payload: Payload;
+  /** Aborts when the kind's time-out passes or the lease is found lost; the handler should stop. */
+  signal: AbortSignal;
+}
+
+/** What a kind does with a job; a kind whose lapse ends the job must say how (`lapsed`). */
+export type JobHandlers<K extends AnyJobKind> = {
+  run(job: RunningJob<PayloadOf<K>>): Promise<void>;
+} & (K['onLapse'] extends 'lapsed' ? { lapsed(lease: Lease): Promise<void> } : { lapsed?: undefined });
+
+export interface JobWorkerOptions<K extends AnyJobKind> {
+  db: Db;
+  clock: Clock;
+  log: JobLog;
+  kind: K;
+  handlers: JobHandlers<K>;
+  /** Names this worker in `locked_by`; defaults to host and process id. */
+  name?: string;
+}
+
+export class JobWorker<K extends AnyJobKind> {
+  private readonly name: string;
+  private readonly inFlight = new Set<Promise<void>>();
+  private stopping = false;
+  private loopDone: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private woken = false;
+  /** The last claim filled every free slot, so more may be due: a finished job wakes the loop. */
+  private moreMayBeDue = false;
+  private lastRecovery = Number.NEGATIVE_INFINITY;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(private readonly options: JobWorkerOptions<K>) {
+    this.name = options.name ?? `${hostname()}:${process.pid}`;
+  }
+
+  /** Recovers lapsed leases, claims what is due now and runs it; resolves when those jobs end. For tests and tools. */
+  async runOnce(): Promise<number> {
+    await this.recover();
+    const leases = await this.claim(this.options.kind.concurrency);
+    await Promise.all(leases.map((lease) => this.execute(lease)));
+    return leases.length;
+  }
+
+  start(): void {
+    if (this.loopDone) return;
+    this.unsubscribe = this.options.db.wakeup.subscribe(this.options.kind.name, () => this.signal());
+    this.loopDone = this.loop();
+  }
+
+  /** Stops claiming and waits for the jobs in flight (each ends within the kind's time-out). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.unsubscribe?.();
+    this.signal();
+    await this.loopDone;
+    await Promise.all(this.inFlight);
+  }
+
+  private signal(): void {
+    this.woken = true;
+    this.wake?.();
+  }
+
+  private async loop(): Promise<void> {
+    const { kind, log } = this.options;
+    // Lapsed leases are rare (a crashed worker); looking twice per lease length is soon enough.
+    const recoverEveryMs = kind.leaseMs / 2;
+    while (!this.stopping) {
+      this.woken = false;
+      if (kind.onLapse === 'lapsed' && Date.now() - this.lastRecovery >= recoverEveryMs) {
+        this.lastRecovery = Date.now();
+        await this.recover().catch((error: unknown) => log.warn({ err: error, job: kind.name }, 'recovering lapsed jobs failed; retrying later'));
+      }
+      const free = kind.concurrency - this.inFlight.size;
+      let claimed = 0;
+      if (free > 0) {
+        try {
+          const leases = await this.claim(free);
+          claimed = leases.length;
+          this.moreMayBeDue = claimed === free;
+          for (const lease of leases) this.track(this.execute(lease));
+        } catch (error) {
+          log.warn({ err: error, job: kind.name }, 'claiming jobs failed; retrying at the next poll');
+        }
+      }
+      if (this.stopping) break;
+      if (free > 0 && claimed === free) continue;
+      await this.sleep(kind.pollMs);
+    }
+  }
+
+  private track(job: Promise<void>): void {
+    const tracked = job.finally(() => {
+      this.inFlight.delete(tracked);
+      if (this.moreMayBeDue) this.wake?.();
+    });
+    this.inFlight.add(tracked);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = undefined;
+        done();
+      };
+      // A wake-up that arrived while claiming must not wait for the poll.
+      if (this.woken || this.stopping) this.wake();
+    });
+  }
+
+  private newToken(): string {
+    return `${this.name}:${randomBytes(6).toString('hex')}`;
+  }
+
+  private claim(limit: number): Promise<Lease[]> {
+    return claimDueJobs(this.options.db, this.options.kind, { now: this.options.clock.now(), token: this.newToken(), limit });
+  }
+
+  /** Hands rows whose lease ran out to the kind's `lapsed` handler (retrying kinds need nothing: the claim takes them). */
+  private async recover(): Promise<void> {
+    const { db, clock, kind, handlers, log } = this.options;
+    if (kind.onLapse !== 'lapsed' || !handlers.lapsed) return;
+    const lapsed = handlers.lapsed;
+    const leases = await recoverLapsedJobs(db, { ...kind, onLapse: 'lapsed' }, { now: clock.now(), token: this.newToken(), limit: kind.concurrency });
+    await Promise.all(
+      leases.map((lease) =>
+        lapsed(lease).catch((error: unknown) => log.error({ err: error, job: kind.name, id: lease.id }, 'ending a lapsed job failed; it is recovered again when this lease lapses')),
+      ),
+    );
+  }
+
+  /** One job under its lease. Never throws: a job that fails keeps its lease until it lapses, and the kind's lapse rule applies. */
+  private async execute(lease: Lease): Promise<void> {
+    const { db, clock, kind, handlers, log } = this.options;
+    const abort = new AbortController();
+    const timeout = setTimeout(() => abort.abort(new Error(`${kind.name} timed out after ${kind.timeoutMs} ms`)), kind.timeoutMs);
+    const renewal = kind.renewEveryMs === null ? undefined : setInterval(() => void this.renew(lease, abort), kind.renewEveryMs);
+    try {
+      const payload = (await kind.payload(db.kysely, lease)) as PayloadOf<K> | undefined;
+      if (payload === undefined) {
+        await releaseLease(db.kysely, kind, lease, clock.now());
+        return;
+      }
+      await handlers.run({ lease, payload, signal: abort.signal });
+    } catch (error) {
+      const next = kind.onLapse === 'retry' ? 'it is tried again when its lease lapses' : 'it is ended when its lease lapses';
+      log.error({ err: error, job: kind.name, id: lease.id }, `a job failed; ${next}`);
+    } finally {
+      clearTimeout(timeout);
+      clearInterval(renewal);
+    }
+  }
+
+  private async renew(lease: Lease, abort: AbortController): Promise<void> {
+    const { db, clock, kind, log } = this.options;
+    try {
+      if (!(await renewLease(db.kysely, kind, lease, clock.now()))) abort.abort(new Error(`${kind.name} lost its lease`));
+    } catch (error) {
+      // The next renewal tries again; the lease is long enough for one to fail.
+      log.warn({ err: error, job: kind.name, id: lease.id }, 'renewing a lease failed');
+    }
+  }
+}
