@@ -311,6 +311,10 @@ export interface DevicePlacementsTable {
   server: string | null;
   serial: string | null;
   status: PlacementStatus;
+  /** The screen as read when the device became ready (adb); null on sim and before. */
+  screen_width: number | null;
+  screen_height: number | null;
+  density: number | null;
   created_at: number;
   updated_at: number;
 }

@@ -19,6 +19,10 @@ export function deviceHosts(dialect: DialectName): Migration {
         .addColumn('server', 'text')
         .addColumn('serial', 'text')
         .addColumn('status', 'text', (c) => c.notNull())
+        // Read from the device when it became ready (adb), so drivers need not ask each time.
+        .addColumn('screen_width', 'integer')
+        .addColumn('screen_height', 'integer')
+        .addColumn('density', 'integer')
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();

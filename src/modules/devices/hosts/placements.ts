@@ -27,9 +27,25 @@ export class PlacementStore {
     private readonly clock: Clock,
   ) {}
 
-  async get(deviceId: number): Promise<(Placement & { server: string | null; serial: string | null }) | null> {
-    const row = await this.db.kysely.selectFrom('device_placements').selectAll().where('device_id', '=', deviceId).executeTakeFirst();
-    return row ? { ...toPlacement(row), server: row.server, serial: row.serial } : null;
+  async get(deviceId: number): Promise<Placement | null> {
+    const row = await this.db.kysely.selectFrom('device_placements').select(['device_id', 'host', 'slot', 'status']).where('device_id', '=', deviceId).executeTakeFirst();
+    return row ? toPlacement(row) : null;
+  }
+
+  /** The whole row: the bound server and serial, and the screen read at boot. */
+  async row(deviceId: number): Promise<DevicePlacementsTable | undefined> {
+    return this.db.kysely.selectFrom('device_placements').selectAll().where('device_id', '=', deviceId).executeTakeFirst();
+  }
+
+  /** `booting` → `ready`, recording the screen; false when the device was shut down meanwhile. */
+  async markReady(deviceId: number, screen: { width: number; height: number; density: number } | null): Promise<boolean> {
+    const result = await this.db.kysely
+      .updateTable('device_placements')
+      .set({ status: 'ready', screen_width: screen?.width ?? null, screen_height: screen?.height ?? null, density: screen?.density ?? null, updated_at: this.clock.now() })
+      .where('device_id', '=', deviceId)
+      .where('status', '=', 'booting')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   /**
@@ -41,7 +57,19 @@ export class PlacementStore {
     try {
       const result = await this.db.kysely
         .insertInto('device_placements')
-        .values({ device_id: deviceId, host, slot: claim ? slotName(claim) : null, server: claim?.server ?? null, serial: claim?.serial ?? null, status: 'placed', created_at: now, updated_at: now })
+        .values({
+        device_id: deviceId,
+        host,
+        slot: claim ? slotName(claim) : null,
+        server: claim?.server ?? null,
+        serial: claim?.serial ?? null,
+        status: 'placed',
+        screen_width: null,
+        screen_height: null,
+        density: null,
+        created_at: now,
+        updated_at: now,
+      })
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst();
       if (Number(result.numInsertedOrUpdatedRows ?? 0) === 1) return { deviceId, host, slot: claim ? slotName(claim) : null, status: 'placed' };

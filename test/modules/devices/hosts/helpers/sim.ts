@@ -13,10 +13,10 @@ export async function bootedSim(t: HostTestDb, options: Partial<SimHostOptions> 
   return { host, id, driver: await host.driver(id) };
 }
 
-/** The element with this text, description or id; a clickable one first, as a finger would pick. */
+/** The element with this text, description, id or resource id (`…:id/<label>`); a clickable one first, as a finger would pick. */
 export async function find(driver: DeviceDriver, label: string): Promise<UiElement> {
   const tree = await driver.uiTree();
-  const matches = tree.filter((e) => e.text === label || e.content_desc === label || e.element_id === label);
+  const matches = tree.filter((e) => e.text === label || e.content_desc === label || e.element_id === label || e.resource_id.endsWith(`:id/${label}`));
   const found = matches.find((e) => e.clickable) ?? matches[0];
   expect(found, `no element "${label}" in ${tree.map((e) => e.text || e.content_desc || e.element_id).join(' | ')}`).toBeDefined();
   return found as UiElement;
