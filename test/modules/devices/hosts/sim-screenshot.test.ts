@@ -1,8 +1,14 @@
 // The simulated screen's picture agrees with its UI tree: buttons are drawn inside their
 // bounds, a tap changes the next picture, typed text and focus show up where the field is.
+import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEMO_APP_PACKAGE } from '../../../../src/modules/devices/hosts/sim/catalogue.js';
 import { themeFor } from '../../../../src/modules/devices/hosts/sim/render/palette.js';
+import { ScreenRenderer } from '../../../../src/modules/devices/hosts/sim/render/raster.js';
+import { viewToSvg } from '../../../../src/modules/devices/hosts/sim/render/svg.js';
+import { createSimCatalogue } from '../../../../src/modules/devices/hosts/sim/catalogue.js';
+import { bootState } from '../../../../src/modules/devices/hosts/sim/state.js';
+import { buildView } from '../../../../src/modules/devices/hosts/sim/view.js';
 import { type HostTestDb, openHostTestDb } from './helpers/database.js';
 import { decode, hex, near } from './helpers/pixels.js';
 import { bootedSim, find, tapOn } from './helpers/sim.js';
@@ -84,4 +90,21 @@ test('the home screen shows an icon where the tree says the app is, and a tap th
   const app = await decode((await driver.screenshot()).data);
   expect(hex(app.pixel(20, 150))).toBe(theme.primary);
   expect((await driver.currentApp())?.package).toBe(DEMO_APP_PACKAGE);
+});
+
+test('drawing in cached bands leaves no seams: the picture matches the screen drawn whole', async () => {
+  const catalogue = createSimCatalogue();
+  const world = { state: bootState(0), installed: catalogue.preinstalled, catalogue, now: 0 };
+  world.state.foreground = DEMO_APP_PACKAGE;
+  world.state.tasks[DEMO_APP_PACKAGE] = ['catalog', 'product_beans', 'added_to_cart'];
+  const view = buildView(world);
+  for (const [maxEdge, width, height] of [[undefined, 1080, 2400], [1280, 576, 1280], [1000, 450, 1000]] as const) {
+    const banded = await sharp((await new ScreenRenderer().render(view, { maxEdge })).data).raw().toBuffer();
+    const whole = await sharp(Buffer.from(viewToSvg(view, width, height))).flatten({ background: '#ffffff' }).raw().toBuffer();
+    expect(banded.length).toBe(whole.length);
+    // Gradients and translucent layers may round one level differently; nothing more.
+    let worst = 0;
+    for (let i = 0; i < whole.length; i += 1) worst = Math.max(worst, Math.abs(whole[i] - banded[i]));
+    expect(worst, `max_edge ${maxEdge}`).toBeLessThanOrEqual(maxEdge === 1000 ? 24 : 1);
+  }
 });
