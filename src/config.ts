@@ -43,6 +43,30 @@ export interface Config {
   webhookConcurrency: number;
   /** RUN_WORKERS: whether `serve` also runs the background workers (webhook deliveries). */
   runWorkers: boolean;
+  /** DEVICE_HOST: where cloud devices run: the built-in simulator or ADB devices. */
+  deviceHost: 'sim' | 'adb';
+  /** SIM_BOOT_MS: how long a simulated device takes to boot. */
+  simBootMs: number;
+  /** ADB_SERVERS: the ADB servers to find devices on (DEVICE_HOST=adb). */
+  adbServers: AdbServerAddress[];
+  /** ADB_DEVICES: the devices the service may use; empty means every device the servers list. */
+  adbDevices: AdbDeviceSelector[];
+}
+
+export interface AdbServerAddress {
+  host: string;
+  port: number;
+}
+
+export interface AdbDeviceSelector {
+  serial: string;
+  /** Set when the entry names its server (`host:port/serial`). */
+  server?: AdbServerAddress;
+}
+
+/** `host:port`, with IPv6 hosts in brackets, as ADB_SERVERS and ADB_DEVICES write them. */
+export function formatAdbServer(server: AdbServerAddress): string {
+  return server.host.includes(':') ? `[${server.host}]:${server.port}` : `${server.host}:${server.port}`;
 }
 
 export class ConfigError extends Error {
@@ -105,6 +129,53 @@ function retrySchedule(env: Env, name: string, fallback: string): number[] {
   return delays;
 }
 
+const HOST_NAME = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/;
+
+/** `host:port` or `[ipv6]:port`; the port defaults to 5037, ADB's. */
+function adbServerAddress(name: string, raw: string): AdbServerAddress {
+  const match = /^\[([0-9A-Fa-f:.]+)\](?::(\d+))?$/.exec(raw) ?? /^([^:[\]]+)(?::(\d+))?$/.exec(raw);
+  if (!match || (!match[0].startsWith('[') && !HOST_NAME.test(match[1]))) throw new ConfigError(name, `"${raw}" is not host:port (for example 127.0.0.1:5037 or [::1]:5037)`);
+  const port = match[2] === undefined ? 5037 : Number(match[2]);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError(name, `"${raw}" has a port outside 1 to 65535`);
+  return { host: match[1].toLowerCase(), port };
+}
+
+function adbServers(env: Env): AdbServerAddress[] {
+  const raw = (env.ADB_SERVERS || '127.0.0.1:5037').trim();
+  const servers = raw.split(',').map((part) => adbServerAddress('ADB_SERVERS', part.trim()));
+  const names = servers.map(formatAdbServer);
+  const repeated = names.find((n, i) => names.indexOf(n) !== i);
+  if (repeated) throw new ConfigError('ADB_SERVERS', `lists ${repeated} twice`);
+  return servers;
+}
+
+/** `serial` or `host:port/serial`; a named server must be one of ADB_SERVERS. */
+function adbDevices(env: Env, servers: AdbServerAddress[]): AdbDeviceSelector[] {
+  const raw = (env.ADB_DEVICES ?? '').trim();
+  if (raw === '') return [];
+  const known = servers.map(formatAdbServer);
+  const selectors = raw.split(',').map((part): AdbDeviceSelector => {
+    const entry = part.trim();
+    const slash = entry.lastIndexOf('/');
+    const serial = slash >= 0 ? entry.slice(slash + 1) : entry;
+    if (!/^[\x21-\x7e]{1,200}$/.test(serial) || serial.includes(',')) throw new ConfigError('ADB_DEVICES', `"${entry}" is not a device serial (or host:port/serial)`);
+    if (slash < 0) return { serial };
+    const server = adbServerAddress('ADB_DEVICES', entry.slice(0, slash));
+    if (!known.includes(formatAdbServer(server))) throw new ConfigError('ADB_DEVICES', `"${entry}" names the server ${formatAdbServer(server)}, which is not in ADB_SERVERS`);
+    return { serial, server };
+  });
+  const names = selectors.map((d) => (d.server ? `${formatAdbServer(d.server)}/${d.serial}` : d.serial));
+  const repeated = names.find((n, i) => names.indexOf(n) !== i);
+  if (repeated) throw new ConfigError('ADB_DEVICES', `lists ${repeated} twice`);
+  return selectors;
+}
+
+function deviceHost(env: Env): 'sim' | 'adb' {
+  const raw = (env.DEVICE_HOST || 'sim').trim().toLowerCase();
+  if (raw !== 'sim' && raw !== 'adb') throw new ConfigError('DEVICE_HOST', `must be sim or adb, got "${env.DEVICE_HOST}"`);
+  return raw;
+}
+
 /** Accepts 32 bytes written as 64 hex characters or as base64. */
 export function parseSecretKey(raw: string, name = 'SECRET_KEY'): Buffer {
   const trimmed = raw.trim();
@@ -125,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   const svcApiKey = env.SVC_API_KEY || undefined;
   if (svcApiKey !== undefined && !KEY_PATTERN.test(svcApiKey)) throw new ConfigError('SVC_API_KEY', 'must be a whole API key: svc_ followed by 48 lowercase hex characters');
+  const servers = adbServers(env);
   const adminToken = env.ADMIN_TOKEN || undefined;
   if (adminToken !== undefined && adminToken.length < 16) {
     throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
@@ -155,6 +227,10 @@ export function loadConfig(env: Env = process.env): Config {
     allowPrivateNetworks: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     proxyCheckUrl: url(env, 'PROXY_CHECK_URL', ['http:', 'https:']) ?? DEFAULT_PROXY_CHECK_URL,
     proxyCheckTimeoutMs: integer(env, 'PROXY_CHECK_TIMEOUT_MS', 10_000, 100, 120_000),
+    deviceHost: deviceHost(env),
+    simBootMs: integer(env, 'SIM_BOOT_MS', 300, 0, 600_000),
+    adbServers: servers,
+    adbDevices: adbDevices(env, servers),
   };
 }
 

@@ -8,6 +8,7 @@ import { codeSync } from './migrations/0003_code_sync.js';
 import { webhooks } from './migrations/0004_webhooks.js';
 import { proxies } from './migrations/0005_proxies.js';
 import { runCounts } from './migrations/0006_run_counts.js';
+import { deviceHosts } from './migrations/0007_device_hosts.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0004_webhooks': webhooks,
   '0005_proxies': proxies,
   '0006_run_counts': runCounts,
+  '0007_device_hosts': deviceHosts,
 };
 
 class ListProvider implements MigrationProvider {

@@ -300,6 +300,44 @@ export interface WebhookDeliveriesTable {
   updated_at: number;
 }
 
+export type PlacementStatus = 'placed' | 'booting' | 'ready';
+
+/** A cloud device's slot on its device host, from placing until it stops. */
+export interface DevicePlacementsTable {
+  device_id: number;
+  host: 'sim' | 'adb';
+  /** `host:port/serial` on adb (unique: one phone, one device); null on sim. */
+  slot: string | null;
+  server: string | null;
+  serial: string | null;
+  status: PlacementStatus;
+  /** The screen as read when the device became ready (adb); null on sim and before. */
+  screen_width: number | null;
+  screen_height: number | null;
+  density: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A simulated device: runtime state and installed apps as JSON, written compare-and-set on `version`. */
+export interface SimDevicesTable {
+  device_id: number;
+  booted: number;
+  state: string;
+  installed: string;
+  version: number;
+  updated_at: number;
+}
+
+/** Labels read from the manifests of APKs installed through the service (ADB devices report only package names). */
+export interface ApkLabelsTable {
+  package: string;
+  version_code: number;
+  label: string;
+  version_name: string;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   subscriptions: SubscriptionsTable;
@@ -323,4 +361,7 @@ export interface Database {
   proxy_secret_reveals: ProxySecretRevealsTable;
   proxy_usage_samples: ProxyUsageSamplesTable;
   proxy_usage_daily: ProxyUsageDailyTable;
+  device_placements: DevicePlacementsTable;
+  sim_devices: SimDevicesTable;
+  apk_labels: ApkLabelsTable;
 }

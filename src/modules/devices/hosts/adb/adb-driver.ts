@@ -1,0 +1,150 @@
+// The driver of a device reached through an ADB server, with the commands of decisions.md §9:
+// screencap, input, uiautomator, am/monkey, pm, dumpsys. Nothing is kept in this process:
+// each call goes to the device, so any process with access to the ADB server can drive it.
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import sharp from 'sharp';
+import { ValidationError } from '../../../../http/errors.js';
+import { readApkManifest } from '../apk/manifest.js';
+import { withApkFile } from '../apk/source.js';
+import { ApkInstallFailedError, AppNotInstalledError, DeviceHostFaultError, InvalidApkError } from '../errors.js';
+import { checkActivity, checkDuration, checkPackage, checkPoint, checkScreenshotOptions, checkText, scaledSize } from '../input-checks.js';
+import { parseAndroidKey } from '../keys.js';
+import type { ApkInfo, ApkSource, CurrentApp, DeviceDriver, InstalledApp, Screenshot, ScreenshotOptions, ScreenSize, TapOptions, UiElement } from '../types.js';
+import type { ApkLabels } from './apk-labels.js';
+import { type AdbTarget, pushFile, screencap, shellText } from './commands.js';
+import { currentAppFromActivities, currentAppFromWindows, parsePackageList, parsePackageVersions } from './dumpsys.js';
+import { inputSteps } from './input-text.js';
+import { dumpUi } from './ui-dump.js';
+import { elementAt } from './ui-xml.js';
+
+export interface AdbDriverOptions {
+  commandTimeoutMs: number;
+  installTimeoutMs: number;
+  uiDumpAttempts: number;
+  uiDumpBackoffMs: number;
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+export class AdbDriver implements DeviceDriver {
+  constructor(
+    readonly deviceId: number,
+    private readonly target: AdbTarget,
+    /** Read at boot and kept with the placement. */
+    private readonly size: ScreenSize,
+    private readonly labels: ApkLabels,
+    private readonly options: AdbDriverOptions,
+  ) {}
+
+  private run(command: string | string[], timeoutMs = this.options.commandTimeoutMs): Promise<string> {
+    return shellText(this.target, command, timeoutMs);
+  }
+
+  async screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
+    checkScreenshotOptions(options);
+    const png = await screencap(this.target, this.options.commandTimeoutMs);
+    if (png.length < 24 || !png.subarray(0, 8).equals(PNG_SIGNATURE)) throw new DeviceHostFaultError(`The screenshot of ${this.target.serial} is not a PNG (${png.length} bytes).`);
+    const width = png.readUInt32BE(16);
+    const height = png.readUInt32BE(20);
+    const format = options.format ?? 'png';
+    const out = scaledSize({ width, height }, options.maxEdge);
+    if (format === 'png' && out.scale === 1) return { data: png, format, width, height };
+    let image = sharp(png);
+    if (out.scale !== 1) image = image.resize(out.width, out.height);
+    const data = format === 'png' ? await image.png({ compressionLevel: 3, adaptiveFiltering: false }).toBuffer() : await image.flatten({ background: '#ffffff' }).jpeg({ quality: options.quality ?? 80 }).toBuffer();
+    return { data, format, width: out.width, height: out.height };
+  }
+
+  uiTree(): Promise<UiElement[]> {
+    return dumpUi(this.target, { attempts: this.options.uiDumpAttempts, backoffMs: this.options.uiDumpBackoffMs, timeoutMs: this.options.commandTimeoutMs });
+  }
+
+  async tap(x: number, y: number, options: TapOptions = {}): Promise<UiElement | null> {
+    checkPoint(this.size, x, y);
+    const hit = options.identify ? elementAt(await this.uiTree(), x, y) : null;
+    await this.run(`input tap ${x} ${y}`);
+    return hit;
+  }
+
+  async swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number): Promise<void> {
+    checkPoint(this.size, x1, y1, ['x1', 'y1']);
+    checkPoint(this.size, x2, y2, ['x2', 'y2']);
+    checkDuration(durationMs);
+    await this.run(`input swipe ${x1} ${y1} ${x2} ${y2} ${durationMs}`, this.options.commandTimeoutMs + durationMs);
+  }
+
+  async typeText(text: string): Promise<void> {
+    checkText(text);
+    for (const step of inputSteps(text)) {
+      await this.run(step.kind === 'text' ? ['input', 'text', step.text] : `input keyevent ${step.keycode}`);
+    }
+  }
+
+  async pressKey(key: string): Promise<void> {
+    await this.run(`input keyevent ${parseAndroidKey(key).keycode}`);
+  }
+
+  private async requireInstalled(pkg: string): Promise<void> {
+    checkPackage(pkg);
+    if (!/^package:/m.test(await this.run(`pm path ${pkg}`))) throw new AppNotInstalledError(pkg);
+  }
+
+  async openApp(pkg: string, options: { activity?: string } = {}): Promise<void> {
+    if (options.activity !== undefined) checkActivity(options.activity);
+    await this.requireInstalled(pkg);
+    if (options.activity !== undefined) {
+      const output = await this.run(`am start -W -n ${pkg}/${options.activity}`);
+      if (/Error/.test(output)) throw new ValidationError([{ path: 'activity', message: `cannot be started: ${output.trim().split('\n').pop()?.slice(0, 200)}` }]);
+      return;
+    }
+    const output = await this.run(`monkey -p ${pkg} -c android.intent.category.LAUNCHER 1`);
+    if (/No activities found|monkey aborted/i.test(output)) throw new ValidationError([{ path: 'package', message: `${pkg} has no launcher activity to open` }]);
+  }
+
+  async closeApp(pkg: string): Promise<void> {
+    await this.requireInstalled(pkg);
+    await this.run(`am force-stop ${pkg}`);
+  }
+
+  async listApps(): Promise<InstalledApp[]> {
+    const packages = parsePackageList(await this.run('pm list packages -3'));
+    if (packages.length === 0) return [];
+    const versions = parsePackageVersions(await this.run('dumpsys package packages'));
+    const labels = await this.labels.lookup(packages);
+    return packages
+      .map((pkg) => {
+        const version = versions.get(pkg);
+        return { package: pkg, label: labels.get(`${pkg}@${version?.version_code ?? 0}`) ?? pkg, version_name: version?.version_name ?? '' };
+      })
+      .sort((a, b) => a.label.localeCompare(b.label) || a.package.localeCompare(b.package));
+  }
+
+  async installApk(source: ApkSource): Promise<ApkInfo> {
+    return withApkFile(source, async (file) => {
+      const info = await readApkManifest(file);
+      const remote = `/data/local/tmp/svc-${randomBytes(6).toString('hex')}.apk`;
+      try {
+        await pushFile(this.target, createReadStream(file), remote, this.options.installTimeoutMs);
+        const output = await this.run(`pm install -r ${remote}`, this.options.installTimeoutMs);
+        if (!/^Success/m.test(output)) {
+          const reason = /Failure \[([^\]]+)\]/.exec(output)?.[1] ?? (output.trim().split('\n').pop() || 'no answer');
+          if (/INSTALL_PARSE_FAILED|INVALID_APK/.test(reason)) throw new InvalidApkError(`the device could not read it (${reason})`);
+          throw new ApkInstallFailedError(info.package, reason);
+        }
+      } finally {
+        await this.run(`rm -f ${remote}`).catch(() => undefined);
+      }
+      await this.labels.remember(info);
+      return info;
+    });
+  }
+
+  async currentApp(): Promise<CurrentApp | null> {
+    return currentAppFromWindows(await this.run('dumpsys window')) ?? currentAppFromActivities(await this.run('dumpsys activity activities'));
+  }
+
+  async screenSize(): Promise<ScreenSize> {
+    return { ...this.size };
+  }
+}

@@ -1,0 +1,123 @@
+// The ADB device host (DEVICE_HOST=adb): real phones, emulators and redroid containers on
+// one or more ADB servers. Placing binds a free serial to the cloud device in the database
+// (unique, so every process agrees who has which phone); booting waits for
+// `sys.boot_completed`, wakes the screen and records its size; shutting down frees the serial.
+import type { AdbDeviceSelector, AdbServerAddress } from '../../../../config.js';
+import type { Db } from '../../../../db/database.js';
+import { type Clock, systemClock } from '../../../../lib/clock.js';
+import { DeviceHostFaultError, DeviceNotFoundError, DeviceNotReadyError, NoDeviceCapacityError } from '../errors.js';
+import { PlacementStore } from '../placements.js';
+import type { DeviceDriver, DeviceHost, Placement } from '../types.js';
+import { AdbDriver, type AdbDriverOptions } from './adb-driver.js';
+import { ApkLabels } from './apk-labels.js';
+import { type AdbTarget, shellText } from './commands.js';
+import { AdbServers } from './servers.js';
+
+export interface AdbHostOptions {
+  db: Db;
+  clock?: Clock;
+  /** ADB_SERVERS */
+  servers: AdbServerAddress[];
+  /** ADB_DEVICES; empty: every device the servers list. */
+  devices: AdbDeviceSelector[];
+  /** Longest wait for `sys.boot_completed` (default 120 s) and how often to ask (1 s). */
+  bootTimeoutMs?: number;
+  bootPollMs?: number;
+  driver?: Partial<AdbDriverOptions>;
+}
+
+const DEFAULT_DRIVER: AdbDriverOptions = { commandTimeoutMs: 30_000, installTimeoutMs: 300_000, uiDumpAttempts: 4, uiDumpBackoffMs: 250 };
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}
+
+export class AdbHost implements DeviceHost {
+  readonly kind = 'adb' as const;
+  private readonly clock: Clock;
+  private readonly placements: PlacementStore;
+  private readonly servers: AdbServers;
+  private readonly labels: ApkLabels;
+  private readonly driverOptions: AdbDriverOptions;
+
+  constructor(private readonly options: AdbHostOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.placements = new PlacementStore(options.db, this.clock);
+    this.driverOptions = { ...DEFAULT_DRIVER, ...options.driver };
+    this.servers = new AdbServers(options.servers, options.devices, this.driverOptions.commandTimeoutMs);
+    this.labels = new ApkLabels(options.db, this.clock);
+  }
+
+  async place(deviceId: number): Promise<Placement> {
+    const existing = await this.placements.get(deviceId);
+    if (existing) {
+      if (existing.host !== 'adb') throw new DeviceHostFaultError(`Device ${deviceId} is placed on the ${existing.host} host; stop it first.`);
+      return existing;
+    }
+    const bound = await this.placements.boundSlots('adb');
+    for (const claim of await this.servers.available()) {
+      if (bound.has(`${claim.server}/${claim.serial}`)) continue;
+      // Another process may take the same serial between our read and this insert; the
+      // unique slot makes one of us lose, and the loser tries the next serial.
+      const placement = await this.placements.insert(deviceId, 'adb', claim);
+      if (placement) return placement;
+    }
+    throw new NoDeviceCapacityError('every ADB device in the pool is in use');
+  }
+
+  private async target(deviceId: number): Promise<{ target: AdbTarget; row: NonNullable<Awaited<ReturnType<PlacementStore['row']>>> }> {
+    const row = await this.placements.row(deviceId);
+    if (!row || row.host !== 'adb' || !row.server || !row.serial) throw new DeviceNotFoundError(deviceId);
+    return { target: { device: this.servers.client(row.server).getDevice(row.serial), server: row.server, serial: row.serial }, row };
+  }
+
+  async boot(deviceId: number, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const { target } = await this.target(deviceId);
+    await this.placements.setStatus(deviceId, ['placed', 'booting', 'ready'], 'booting');
+    const timeout = this.options.bootTimeoutMs ?? 120_000;
+    const deadline = Date.now() + timeout;
+    const ask = Math.min(this.driverOptions.commandTimeoutMs, timeout);
+    while ((await shellText(target, 'getprop sys.boot_completed', ask)).trim() !== '1') {
+      if (Date.now() >= deadline) throw new DeviceHostFaultError(`${target.serial} did not finish booting within ${timeout} ms.`);
+      await sleep(this.options.bootPollMs ?? 1000, options.signal);
+    }
+    options.signal?.throwIfAborted();
+    await shellText(target, 'input keyevent KEYCODE_WAKEUP', ask);
+    const screen = await this.readScreen(target, ask);
+    if (!(await this.placements.markReady(deviceId, screen))) throw new DeviceNotFoundError(deviceId, 'was shut down while it booted');
+  }
+
+  /** `wm size` / `wm density`; an override (set by the operator) wins over the physical value. */
+  private async readScreen(target: AdbTarget, ms: number): Promise<{ width: number; height: number; density: number }> {
+    const size = await shellText(target, 'wm size', ms);
+    const density = await shellText(target, 'wm density', ms);
+    const pick = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].pop();
+    const s = pick(size, /(?:Physical|Override) size: (\d+)x(\d+)/g);
+    const d = pick(density, /(?:Physical|Override) density: (\d+)/g);
+    if (!s) throw new DeviceHostFaultError(`${target.serial} did not report its screen size (wm size answered "${size.trim().slice(0, 100)}").`);
+    return { width: Number(s[1]), height: Number(s[2]), density: d ? Number(d[1]) : 160 };
+  }
+
+  async shutdown(deviceId: number): Promise<void> {
+    await this.placements.remove(deviceId);
+  }
+
+  placement(deviceId: number): Promise<Placement | null> {
+    return this.placements.get(deviceId);
+  }
+
+  async driver(deviceId: number): Promise<DeviceDriver> {
+    const { target, row } = await this.target(deviceId);
+    if (row.status !== 'ready' || row.screen_width === null || row.screen_height === null) throw new DeviceNotReadyError(deviceId);
+    const size = { width: row.screen_width, height: row.screen_height, density: row.density ?? 160 };
+    return new AdbDriver(deviceId, target, size, this.labels, this.driverOptions);
+  }
+
+  async close(): Promise<void> {
+    // adbkit holds no connection between commands.
+  }
+}

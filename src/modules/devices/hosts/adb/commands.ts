@@ -1,0 +1,96 @@
+// Running device commands through adbkit, with a time limit and errors a caller can act on:
+// an unreachable ADB server or a vanished device becomes DeviceHostFaultError naming it.
+import type { Duplex } from 'node:stream';
+import { DeviceHostFaultError } from '../errors.js';
+import { Adb, type DeviceClient } from './adbkit.js';
+
+export interface AdbTarget {
+  device: DeviceClient;
+  /** `host:port` of the ADB server, for messages. */
+  server: string;
+  serial: string;
+}
+
+export function describeAdbError(error: unknown, server: string, serial?: string): DeviceHostFaultError {
+  if (error instanceof DeviceHostFaultError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: string } | null)?.code;
+  // adbkit tries `<bin> start-server` when the server refuses; our bin is `false` (see servers.ts).
+  if (code === 'ECONNREFUSED' || /Command failed: false/.test(message)) {
+    return new DeviceHostFaultError(`The ADB server at ${server} is not reachable (connection refused). Start it (adb start-server) or check ADB_SERVERS.`, { cause: error });
+  }
+  if (code === 'ECONNRESET' || code === 'EHOSTUNREACH' || code === 'ETIMEDOUT' || code === 'ENOTFOUND') {
+    return new DeviceHostFaultError(`The ADB server at ${server} is not reachable (${code}).`, { cause: error });
+  }
+  if (serial && /not found|offline|unauthorized|no devices/i.test(message)) {
+    return new DeviceHostFaultError(`The device ${serial} is not available on the ADB server at ${server}: ${message}.`, { cause: error });
+  }
+  return new DeviceHostFaultError(`ADB failed${serial ? ` on ${serial}` : ''} (${server}): ${message}`, { cause: error });
+}
+
+/** Waits for `work`, failing with a host fault after `ms`; `onTimeout` releases what it holds. */
+export async function withTimeout<T>(work: Promise<T>, ms: number, what: string, onTimeout?: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onTimeout?.();
+      reject(new DeviceHostFaultError(`${what} took longer than ${ms} ms.`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readStream(stream: Duplex, ms: number, what: string): Promise<Buffer> {
+  return withTimeout(Promise.resolve(Adb.util.readAll(stream)), ms, what, () => stream.destroy());
+}
+
+/**
+ * Runs a shell command and answers its output. An array is quoted word by word by adbkit
+ * (single quotes, safe for the device's sh); a string is passed to the shell as it is, so
+ * only ever build one from checked values.
+ */
+export async function shell(target: AdbTarget, command: string | string[], ms: number): Promise<Buffer> {
+  const what = `The command "${Array.isArray(command) ? command[0] : command.split(' ')[0]}" on ${target.serial}`;
+  try {
+    const stream = await withTimeout(Promise.resolve(target.device.shell(command)), ms, what);
+    return await readStream(stream, ms, what);
+  } catch (error) {
+    throw describeAdbError(error, target.server, target.serial);
+  }
+}
+
+export async function shellText(target: AdbTarget, command: string | string[], ms: number): Promise<string> {
+  return (await shell(target, command, ms)).toString('utf8');
+}
+
+/** `screencap -p` through adbkit, which also undoes the CRLF translation of old devices. */
+export async function screencap(target: AdbTarget, ms: number): Promise<Buffer> {
+  try {
+    const stream = await withTimeout(Promise.resolve(target.device.screencap()), ms, `A screenshot of ${target.serial}`);
+    return await readStream(stream, ms, `A screenshot of ${target.serial}`);
+  } catch (error) {
+    throw describeAdbError(error, target.server, target.serial);
+  }
+}
+
+/** Copies a local file to the device over the sync protocol. */
+export async function pushFile(target: AdbTarget, contents: NodeJS.ReadableStream, remotePath: string, ms: number): Promise<void> {
+  try {
+    const transfer = await target.device.push(contents as never, remotePath, 0o644);
+    await withTimeout(
+      new Promise<void>((resolve, reject) => {
+        transfer.on('end', () => resolve());
+        transfer.on('error', reject);
+      }),
+      ms,
+      `Copying the APK to ${target.serial}`,
+      () => transfer.cancel(),
+    );
+  } catch (error) {
+    throw describeAdbError(error, target.server, target.serial);
+  }
+}

@@ -1,0 +1,60 @@
+// Reading the device's own reports: which activity is in front (`dumpsys window`, or
+// `dumpsys activity activities` on builds that moved it), the third-party packages, and
+// their versions (`dumpsys package packages`).
+import type { CurrentApp } from '../types.js';
+
+const COMPONENT = /\s([A-Za-z][\w.]*)\/([\w.$]+)[\s}]/;
+
+function component(line: string | undefined): CurrentApp | null {
+  const m = line ? COMPONENT.exec(`${line} `) : null;
+  if (!m) return null;
+  const activity = m[2].startsWith('.') ? `${m[1]}${m[2]}` : m[2];
+  return { package: m[1], activity };
+}
+
+/** From `dumpsys window`: the focused window's activity, else the focused app's. */
+export function currentAppFromWindows(output: string): CurrentApp | null {
+  const lines = output.split('\n');
+  return component(lines.find((l) => /mCurrentFocus=/.test(l))) ?? component(lines.find((l) => /mFocusedApp=/.test(l)));
+}
+
+/** From `dumpsys activity activities`: the resumed activity. */
+export function currentAppFromActivities(output: string): CurrentApp | null {
+  return component(output.split('\n').find((l) => /(mResumedActivity|topResumedActivity|ResumedActivity)[:=]/.test(l)));
+}
+
+/** `pm list packages` lines (`package:com.example`) → names. */
+export function parsePackageList(output: string): string[] {
+  return output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('package:'))
+    .map((l) => l.slice('package:'.length).split(/\s/)[0])
+    .filter((p) => p !== '');
+}
+
+export interface PackageVersion {
+  version_name: string;
+  version_code: number;
+}
+
+/** `dumpsys package packages` → versions by package. */
+export function parsePackageVersions(output: string): Map<string, PackageVersion> {
+  const versions = new Map<string, PackageVersion>();
+  let current: string | undefined;
+  for (const line of output.split('\n')) {
+    const header = /^\s*Package \[([^\]]+)\]/.exec(line);
+    if (header) {
+      current = header[1];
+      versions.set(current, { version_name: '', version_code: 0 });
+      continue;
+    }
+    const entry = current ? versions.get(current) : undefined;
+    if (!entry) continue;
+    const code = /\bversionCode=(\d+)/.exec(line);
+    if (code && entry.version_code === 0) entry.version_code = Number(code[1]);
+    const name = /\bversionName=(.*)$/.exec(line);
+    if (name && entry.version_name === '') entry.version_name = name[1].trim();
+  }
+  return versions;
+}

@@ -1,0 +1,71 @@
+// Reads `uiautomator dump` XML into the UI tree. Every <node> becomes an element, in
+// document order (a later node is drawn on top of an earlier one); its id is its index path
+// from the root ("0.2.1"), stable while the screen does not change.
+import { XMLParser } from 'fast-xml-parser';
+import { DeviceHostFaultError } from '../errors.js';
+import type { Bounds, UiElement } from '../types.js';
+
+interface XmlNode {
+  node?: XmlNode[];
+  [attribute: string]: unknown;
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  parseAttributeValue: false,
+  trimValues: false,
+  isArray: (name) => name === 'node',
+});
+
+const EDITABLE_CLASS = /(EditText|AutoCompleteTextView|SearchAutoComplete)$/;
+
+function parseBounds(raw: unknown): Bounds {
+  const m = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/.exec(String(raw ?? ''));
+  return m ? { left: Number(m[1]), top: Number(m[2]), right: Number(m[3]), bottom: Number(m[4]) } : { left: 0, top: 0, right: 0, bottom: 0 };
+}
+
+function attribute(node: XmlNode, name: string): string {
+  const value = node[`@${name}`];
+  return typeof value === 'string' ? value : '';
+}
+
+export function parseUiDump(xml: string): UiElement[] {
+  let document: { hierarchy?: XmlNode };
+  try {
+    document = parser.parse(xml) as { hierarchy?: XmlNode };
+  } catch (error) {
+    throw new DeviceHostFaultError(`The device's UI dump is not valid XML: ${(error as Error).message}`);
+  }
+  if (!document.hierarchy) throw new DeviceHostFaultError('The device answered a UI dump without a <hierarchy>.');
+  const elements: UiElement[] = [];
+  const walk = (nodes: XmlNode[] | undefined, path: number[]) => {
+    (nodes ?? []).forEach((node, i) => {
+      const here = [...path, i];
+      const cls = attribute(node, 'class');
+      elements.push({
+        element_id: here.join('.'),
+        class: cls,
+        text: attribute(node, 'text'),
+        resource_id: attribute(node, 'resource-id'),
+        content_desc: attribute(node, 'content-desc'),
+        bounds: parseBounds(node['@bounds']),
+        clickable: attribute(node, 'clickable') === 'true',
+        editable: EDITABLE_CLASS.test(cls),
+        focused: attribute(node, 'focused') === 'true',
+      });
+      walk(node.node, here);
+    });
+  };
+  walk(document.hierarchy.node, []);
+  return elements;
+}
+
+/** The topmost clickable element under a point (the last one in document order). */
+export function elementAt(elements: UiElement[], x: number, y: number): UiElement | null {
+  for (let i = elements.length - 1; i >= 0; i--) {
+    const { bounds: b, clickable, editable } = elements[i];
+    if ((clickable || editable) && x >= b.left && x < b.right && y >= b.top && y < b.bottom) return elements[i];
+  }
+  return null;
+}

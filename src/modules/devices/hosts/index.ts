@@ -1,0 +1,40 @@
+// The device-host library's front door: the interface, its typed errors, both hosts, and
+// `createDeviceHost`, which builds the host DEVICE_HOST asks for. The lifecycle worker and
+// the device routes use only what is exported here.
+import type { Config } from '../../../config.js';
+import type { Db } from '../../../db/database.js';
+import type { Clock } from '../../../lib/clock.js';
+import { AdbHost, type AdbHostOptions } from './adb/adb-host.js';
+import type { SimFaultInjector } from './sim/faults.js';
+import { SimHost } from './sim/sim-host.js';
+import type { DeviceHost } from './types.js';
+
+export type * from './types.js';
+export { HOST_KINDS } from './types.js';
+export { ApkInstallFailedError, AppNotInstalledError, DeviceHostFaultError, DeviceNotFoundError, DeviceNotReadyError, InvalidApkError, NoDeviceCapacityError } from './errors.js';
+export { parseAndroidKey } from './keys.js';
+export { scaledSize } from './input-checks.js';
+export { readApkManifest } from './apk/manifest.js';
+export { SimHost, type SimHostOptions } from './sim/sim-host.js';
+export { SimFaults, type SimFault, type SimFaultInjector, type SimOperation } from './sim/faults.js';
+export { SIM_SCREEN } from './sim/app-schema.js';
+export { DEMO_APP_PACKAGE } from './sim/catalogue.js';
+export { AdbHost, type AdbHostOptions } from './adb/adb-host.js';
+
+export interface DeviceHostDeps {
+  db: Db;
+  clock?: Clock;
+  /** sim only: fault injection for tests. */
+  simFaults?: SimFaultInjector;
+  /** sim only: more app descriptions to preinstall. */
+  simApps?: unknown[];
+  /** adb only: time limits and retries. */
+  adb?: Pick<AdbHostOptions, 'bootTimeoutMs' | 'bootPollMs' | 'driver'>;
+}
+
+export function createDeviceHost(config: Pick<Config, 'deviceHost' | 'simBootMs' | 'adbServers' | 'adbDevices'>, deps: DeviceHostDeps): DeviceHost {
+  if (config.deviceHost === 'adb') {
+    return new AdbHost({ db: deps.db, clock: deps.clock, servers: config.adbServers, devices: config.adbDevices, ...deps.adb });
+  }
+  return new SimHost({ db: deps.db, clock: deps.clock, bootMs: config.simBootMs, faults: deps.simFaults, apps: deps.simApps });
+}

@@ -1,0 +1,131 @@
+// The driver of a simulated device. Each call reads the device's state from the database,
+// applies the action through the same resolved view the picture is drawn from, and writes
+// the state back (store.ts), so the next call, in this process or any other, sees it.
+import { ValidationError } from '../../../../http/errors.js';
+import type { Clock } from '../../../../lib/clock.js';
+import { readApkManifest } from '../apk/manifest.js';
+import { withApkFile } from '../apk/source.js';
+import { AppNotInstalledError } from '../errors.js';
+import { checkActivity, checkDuration, checkPackage, checkPoint, checkScreenshotOptions, checkText } from '../input-checks.js';
+import { parseAndroidKey } from '../keys.js';
+import type { ApkInfo, ApkSource, CurrentApp, DeviceDriver, InstalledApp, Screenshot, ScreenshotOptions, ScreenSize, TapOptions, UiElement } from '../types.js';
+import { SIM_SCREEN } from './app-schema.js';
+import type { SimCatalogue } from './catalogue.js';
+import { applyFault, type SimFaultInjector, type SimOperation } from './faults.js';
+import { applyCloseApp, applyKey, applyOpenApp, applySwipe, applyTap, applyText } from './input.js';
+import { screenForActivity } from './navigation.js';
+import type { ScreenRenderer } from './render/raster.js';
+import type { SimRecord, SimStore } from './store.js';
+import { buildView, type SimWorld, uiTreeOf } from './view.js';
+
+export interface SimDriverDeps {
+  store: SimStore;
+  catalogue: SimCatalogue;
+  renderer: ScreenRenderer;
+  clock: Clock;
+  faults?: SimFaultInjector;
+}
+
+export class SimDriver implements DeviceDriver {
+  constructor(
+    readonly deviceId: number,
+    private readonly deps: SimDriverDeps,
+  ) {}
+
+  private world(record: SimRecord): SimWorld {
+    return { state: record.state, installed: record.installed, catalogue: this.deps.catalogue, now: this.deps.clock.now() };
+  }
+
+  private async read(operation: SimOperation): Promise<SimWorld> {
+    await applyFault(this.deps.faults, operation, this.deviceId);
+    return this.world(await this.deps.store.loadBooted(this.deviceId));
+  }
+
+  private async change<T>(operation: SimOperation, apply: (world: SimWorld) => T): Promise<T> {
+    await applyFault(this.deps.faults, operation, this.deviceId);
+    return this.deps.store.update(this.deviceId, (record) => apply(this.world(record)));
+  }
+
+  async screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
+    checkScreenshotOptions(options);
+    return this.deps.renderer.render(buildView(await this.read('screenshot')), options);
+  }
+
+  async uiTree(): Promise<UiElement[]> {
+    return uiTreeOf(buildView(await this.read('uiTree')));
+  }
+
+  async tap(x: number, y: number, _options?: TapOptions): Promise<UiElement | null> {
+    checkPoint(SIM_SCREEN, x, y);
+    const hit = await this.change('tap', (world) => applyTap(world, x, y));
+    if (!hit) return null;
+    const { element_id, class: cls, text, resource_id, content_desc, bounds, clickable, editable, focused } = hit;
+    return { element_id, class: cls, text, resource_id, content_desc, bounds, clickable, editable, focused };
+  }
+
+  async swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number): Promise<void> {
+    checkPoint(SIM_SCREEN, x1, y1, ['x1', 'y1']);
+    checkPoint(SIM_SCREEN, x2, y2, ['x2', 'y2']);
+    checkDuration(durationMs);
+    await this.change('swipe', (world) => applySwipe(world, x1, y1, x2, y2));
+  }
+
+  async typeText(text: string): Promise<void> {
+    checkText(text);
+    await this.change('typeText', (world) => applyText(world, text));
+  }
+
+  async pressKey(key: string): Promise<void> {
+    const parsed = parseAndroidKey(key);
+    await this.change('pressKey', (world) => applyKey(world, parsed));
+  }
+
+  async openApp(pkg: string, options: { activity?: string } = {}): Promise<void> {
+    checkPackage(pkg);
+    if (options.activity !== undefined) checkActivity(options.activity);
+    await this.change('openApp', (world) => {
+      const installed = world.installed.find((a) => a.package === pkg);
+      if (!installed) throw new AppNotInstalledError(pkg);
+      let screen: string | undefined;
+      if (options.activity !== undefined) {
+        screen = screenForActivity(world.catalogue.appFor(installed), options.activity);
+        if (screen === undefined) throw new ValidationError([{ path: 'activity', message: `is not an activity of ${pkg}` }]);
+      }
+      applyOpenApp(world, pkg, screen);
+    });
+  }
+
+  async closeApp(pkg: string): Promise<void> {
+    checkPackage(pkg);
+    await this.change('closeApp', (world) => {
+      if (!world.installed.some((a) => a.package === pkg)) throw new AppNotInstalledError(pkg);
+      applyCloseApp(world, pkg);
+    });
+  }
+
+  async listApps(): Promise<InstalledApp[]> {
+    const world = await this.read('listApps');
+    return world.installed.map((a) => ({ package: a.package, label: a.label, version_name: a.version_name })).sort((a, b) => a.label.localeCompare(b.label) || a.package.localeCompare(b.package));
+  }
+
+  async installApk(source: ApkSource): Promise<ApkInfo> {
+    await applyFault(this.deps.faults, 'installApk', this.deviceId);
+    await this.deps.store.loadBooted(this.deviceId);
+    const info = await withApkFile(source, readApkManifest);
+    await this.deps.store.update(this.deviceId, (record) => {
+      const entry = { package: info.package, label: info.label, version_name: info.version_name, version_code: info.version_code, source: 'apk' as const };
+      record.installed = [...record.installed.filter((a) => a.package !== info.package), entry];
+    });
+    return info;
+  }
+
+  async currentApp(): Promise<CurrentApp | null> {
+    const view = buildView(await this.read('currentApp'));
+    return { package: view.package, activity: view.screen.activity };
+  }
+
+  async screenSize(): Promise<ScreenSize> {
+    await this.read('screenSize');
+    return { ...SIM_SCREEN };
+  }
+}

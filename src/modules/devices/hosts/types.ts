@@ -1,0 +1,135 @@
+// The one device interface both hosts implement. A DeviceHost places a cloud device on a
+// slot, boots it and shuts it down; a DeviceDriver drives a booted device. Every method
+// reads and writes shared state (the database, the ADB server), never process memory, so a
+// job worker and an HTTP route in different processes can drive the same device.
+import type { Readable } from 'node:stream';
+
+export const HOST_KINDS = ['sim', 'adb'] as const;
+export type HostKind = (typeof HOST_KINDS)[number];
+
+/** Pixel rectangle, Android style: left/top inclusive, right/bottom exclusive. */
+export interface Bounds {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** One node of the UI tree, as a macro or a tool client sees it. */
+export interface UiElement {
+  /** Stable within one tree: the app description's id on `sim`, the node's index path on `adb`. */
+  element_id: string;
+  class: string;
+  text: string;
+  resource_id: string;
+  content_desc: string;
+  bounds: Bounds;
+  clickable: boolean;
+  editable: boolean;
+  focused?: boolean;
+}
+
+export interface InstalledApp {
+  package: string;
+  label: string;
+  version_name: string;
+}
+
+/** What an APK's manifest says, and what an install answers. */
+export interface ApkInfo {
+  package: string;
+  label: string;
+  version_name: string;
+  version_code: number;
+}
+
+export interface ScreenSize {
+  width: number;
+  height: number;
+  density: number;
+}
+
+export interface CurrentApp {
+  package: string;
+  /** The foreground activity, when the host can tell. */
+  activity: string | null;
+}
+
+export type ImageFormat = 'png' | 'jpeg';
+
+export interface ScreenshotOptions {
+  /** Default `png`. */
+  format?: ImageFormat;
+  /** Scale down so the longer edge is at most this many pixels; default the full size. */
+  maxEdge?: number;
+  /** JPEG quality 1..100 (default 80). */
+  quality?: number;
+}
+
+export interface Screenshot {
+  data: Buffer;
+  format: ImageFormat;
+  width: number;
+  height: number;
+}
+
+export interface TapOptions {
+  /**
+   * Report which element the tap hit. Free on `sim`; on `adb` it costs one UI dump before
+   * the tap (a second or so on a real phone), so it is off unless asked for there.
+   */
+  identify?: boolean;
+}
+
+/** An APK to install: a file path, or a stream that is spooled to a private temp file. */
+export type ApkSource = string | Readable;
+
+export interface DeviceDriver {
+  readonly deviceId: number;
+  screenshot(options?: ScreenshotOptions): Promise<Screenshot>;
+  /** Every node of the foreground window, in document order. */
+  uiTree(): Promise<UiElement[]>;
+  /** The element the tap landed on (the topmost clickable one), or null (none, or not identified). */
+  tap(x: number, y: number, options?: TapOptions): Promise<UiElement | null>;
+  swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number): Promise<void>;
+  /** Types into the focused field; `\n` presses ENTER. */
+  typeText(text: string): Promise<void>;
+  /** An Android key name: `BACK`, `HOME`, `ENTER`, `APP_SWITCH`, `DEL`, … (`KEYCODE_` optional). */
+  pressKey(key: string): Promise<void>;
+  /** Brings the app to the front (its last screen if it was running), or starts `activity`. */
+  openApp(pkg: string, options?: { activity?: string }): Promise<void>;
+  /** Force-stops the app: its screens and unsaved field contents are gone. */
+  closeApp(pkg: string): Promise<void>;
+  listApps(): Promise<InstalledApp[]>;
+  installApk(source: ApkSource): Promise<ApkInfo>;
+  currentApp(): Promise<CurrentApp | null>;
+  screenSize(): Promise<ScreenSize>;
+}
+
+export interface Placement {
+  deviceId: number;
+  host: HostKind;
+  /** `adb`: `host:port/serial` of the bound device; `sim`: null (no real slot). */
+  slot: string | null;
+  status: 'placed' | 'booting' | 'ready';
+}
+
+export interface DeviceHost {
+  readonly kind: HostKind;
+  /**
+   * Takes a slot for the device (on `adb` a free serial from the pool, bound to the device
+   * in the database). Answers the existing placement when the device is already placed.
+   * Throws NoDeviceCapacityError when no slot is free.
+   */
+  place(deviceId: number): Promise<Placement>;
+  /** Boots the placed device and resolves once it is ready; safe to repeat after a crash. */
+  boot(deviceId: number, options?: { signal?: AbortSignal }): Promise<void>;
+  /** Shuts the device down and frees its slot; a device that is not placed is left as it is. */
+  shutdown(deviceId: number): Promise<void>;
+  /** The placement, or null when the device holds no slot on this host. */
+  placement(deviceId: number): Promise<Placement | null>;
+  /** A driver for a booted device: DeviceNotFoundError when not placed, DeviceNotReadyError when not booted. */
+  driver(deviceId: number): Promise<DeviceDriver>;
+  /** Releases the host's own resources (connections); devices stay as they are. */
+  close(): Promise<void>;
+}

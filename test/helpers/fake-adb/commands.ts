@@ -1,0 +1,166 @@
+// The device commands the fake understands, answering as Android's do (the texts below are
+// the real tools' messages): getprop, screencap, input, uiautomator, am, monkey, pm, wm,
+// dumpsys, cat, rm, echo.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readApkManifest } from '../../../src/modules/devices/hosts/apk/manifest.js';
+import { KeyCodes } from '../../../src/modules/devices/hosts/adb/adbkit.js';
+import { decodeInputText } from '../../../src/modules/devices/hosts/adb/input-text.js';
+import { parseAndroidKey } from '../../../src/modules/devices/hosts/keys.js';
+import { applyCloseApp, applyKey, applyOpenApp, applySwipe, applyTap, applyText } from '../../../src/modules/devices/hosts/sim/input.js';
+import { screenForActivity } from '../../../src/modules/devices/hosts/sim/navigation.js';
+import { buildView } from '../../../src/modules/devices/hosts/sim/view.js';
+import type { CommandResult, FakeAndroidDevice } from './device.js';
+import { uiDumpXml } from './ui-xml.js';
+
+const ok = (text = ''): CommandResult => ({ stdout: Buffer.from(text), exitCode: 0 });
+const failed = (text: string, exitCode = 1): CommandResult => ({ stdout: Buffer.from(text), exitCode });
+
+/** Key codes by number, for `input keyevent 4`. */
+const KEY_NAMES = new Map(Object.entries(KeyCodes as unknown as Record<string, number>).map(([name, code]) => [code, name]));
+
+const isSystem = (pkg: string) => pkg.startsWith('com.android.');
+
+function input(device: FakeAndroidDevice, args: string[]): CommandResult {
+  const [verb, ...rest] = args;
+  const n = rest.map(Number);
+  const world = device.world();
+  switch (verb) {
+    case 'tap':
+      applyTap(world, n[0], n[1]);
+      return ok();
+    case 'swipe':
+      applySwipe(world, n[0], n[1], n[2], n[3]);
+      return ok();
+    case 'text':
+      // Like Android's `input text`, only the first argument is typed: bad quoting shows.
+      applyText(world, decodeInputText(rest[0] ?? ''));
+      return ok();
+    case 'keyevent':
+      for (const key of rest) applyKey(world, parseAndroidKey(/^\d+$/.test(key) ? (KEY_NAMES.get(Number(key)) ?? key) : key));
+      return ok();
+    default:
+      return failed(`Error: Unknown command: ${verb}\n`);
+  }
+}
+
+async function pmInstall(device: FakeAndroidDevice, file: string | undefined): Promise<CommandResult> {
+  const bytes = file ? device.files.get(file) : undefined;
+  if (!bytes) return failed(`Failure [INSTALL_FAILED_INVALID_URI: Don't allow file: URIs; ${file} not found]\n`);
+  const dir = await mkdtemp(join(tmpdir(), 'fake-adb-pm-'));
+  try {
+    await writeFile(join(dir, 'base.apk'), bytes);
+    const info = await readApkManifest(join(dir, 'base.apk'));
+    device.installed = [...device.installed.filter((a) => a.package !== info.package), { ...info, source: 'apk' }];
+    return ok('Success\n');
+  } catch {
+    return failed('Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse /data/app/vmdl.tmp/base.apk]\n');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function pm(device: FakeAndroidDevice, args: string[]): Promise<CommandResult> | CommandResult {
+  const [verb, ...rest] = args;
+  if (verb === 'path') {
+    const app = device.installed.find((a) => a.package === rest[0]);
+    return app ? ok(`package:/data/app/${app.package}-1/base.apk\n`) : failed('');
+  }
+  if (verb === 'list' && rest[0] === 'packages') {
+    const thirdParty = rest.includes('-3');
+    return ok(device.installed.filter((a) => !thirdParty || !isSystem(a.package)).map((a) => `package:${a.package}\n`).join(''));
+  }
+  if (verb === 'install') return pmInstall(device, rest.filter((a) => !a.startsWith('-')).pop());
+  return failed(`Unknown command: ${verb}\n`);
+}
+
+function activityRecord(device: FakeAndroidDevice): string {
+  const view = buildView(device.world());
+  return `ActivityRecord{5a1c0e2 u0 ${view.package}/${view.screen.activity} t12}`;
+}
+
+function dumpsys(device: FakeAndroidDevice, args: string[]): CommandResult {
+  const view = buildView(device.world());
+  if (args[0] === 'window') {
+    return ok(`WINDOW MANAGER WINDOWS (dumpsys window windows)\n  Window #0 Window{3f2a9c1 u0 StatusBar}:\n    mDisplayId=0\n\n  mCurrentFocus=Window{e7a5b20 u0 ${view.package}/${view.screen.activity}}\n  mFocusedApp=${activityRecord(device)}\n`);
+  }
+  if (args[0] === 'activity') return ok(`ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n  mResumedActivity: ${activityRecord(device)}\n`);
+  if (args[0] === 'package') {
+    return ok(
+      'Packages:\n' +
+        device.installed.map((a) => `  Package [${a.package}] (4d2c1a7):\n    userId=10${a.version_code % 1000}\n    versionCode=${a.version_code} minSdk=24 targetSdk=34\n    versionName=${a.version_name}\n`).join(''),
+    );
+  }
+  return failed(`Can't find service: ${args[0]}\n`);
+}
+
+function am(device: FakeAndroidDevice, args: string[]): CommandResult {
+  const [verb, ...rest] = args;
+  const world = device.world();
+  if (verb === 'force-stop') {
+    applyCloseApp(world, rest[0]);
+    return ok();
+  }
+  if (verb === 'start') {
+    const component = rest[rest.indexOf('-n') + 1] ?? '';
+    const [pkg, activity] = component.split('/');
+    const app = device.installed.find((a) => a.package === pkg);
+    const screen = app && activity ? screenForActivity(device.catalogue.appFor(app), activity) : undefined;
+    if (!app || !screen) return failed(`Starting: Intent { cmp=${component} }\nError type 3\nError: Activity class {${component}} does not exist.\n`);
+    applyOpenApp(world, pkg, screen);
+    return ok(`Starting: Intent { cmp=${component} }\nStatus: ok\nLaunchState: COLD\nActivity: ${component}\nWaitTime: 212\nComplete\n`);
+  }
+  return failed(`Error: unknown command '${verb}'\n`);
+}
+
+export async function runCommand(device: FakeAndroidDevice, argv: string[]): Promise<CommandResult> {
+  const [name, ...args] = argv;
+  switch (name) {
+    case 'echo':
+      return ok(`${args.join(' ')}\n`);
+    case 'getprop': {
+      const props = device.properties();
+      if (args[0] !== undefined) return ok(`${props[args[0]] ?? ''}\n`);
+      return ok(Object.entries(props).map(([k, v]) => `[${k}]: [${v}]\n`).join(''));
+    }
+    case 'screencap':
+      if (!args.includes('-p')) return failed('screencap: only -p (PNG) is simulated\n');
+      return { stdout: (await device.renderer.render(buildView(device.world()))).data, exitCode: 0 };
+    case 'input':
+      return input(device, args);
+    case 'uiautomator': {
+      if (args[0] !== 'dump') return failed(`Unknown command: ${args[0]}\n`);
+      if (device.uiDumpIdleFailures > 0) {
+        device.uiDumpIdleFailures -= 1;
+        return ok('ERROR: could not get idle state.\n');
+      }
+      const file = args[1] ?? '/sdcard/window_dump.xml';
+      device.files.set(file, Buffer.from(uiDumpXml(device)));
+      return ok(`UI hierchary dumped to: ${file}\n`);
+    }
+    case 'cat': {
+      const content = device.files.get(args[0] ?? '');
+      return content ? { stdout: content, exitCode: 0 } : failed(`cat: ${args[0]}: No such file or directory\n`);
+    }
+    case 'rm':
+      for (const file of args.filter((a) => !a.startsWith('-'))) device.files.delete(file);
+      return ok();
+    case 'wm':
+      return args[0] === 'size' ? ok('Physical size: 1080x2400\n') : args[0] === 'density' ? ok('Physical density: 420\n') : failed('Unknown command\n');
+    case 'am':
+      return am(device, args);
+    case 'monkey': {
+      const pkg = args[args.indexOf('-p') + 1];
+      if (!device.installed.some((a) => a.package === pkg)) return failed('** No activities found to run, monkey aborted.\n');
+      applyOpenApp(device.world(), pkg);
+      return ok('  bash arg: -p\n  bash arg: ' + pkg + '\nEvents injected: 1\n## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)\n');
+    }
+    case 'pm':
+      return pm(device, args);
+    case 'dumpsys':
+      return dumpsys(device, args);
+    default:
+      return failed(`/system/bin/sh: ${name}: inaccessible or not found\n`, 127);
+  }
+}

@@ -1,0 +1,78 @@
+// A simulated Android device behind the fake ADB server. Its screen is the simulated host's
+// (the same app descriptions, state rules and renderer), kept in memory: `screencap -p`
+// answers the rendered PNG, `input tap` changes what the next screencap shows.
+import { createSimCatalogue, type SimCatalogue } from '../../../src/modules/devices/hosts/sim/catalogue.js';
+import { ScreenRenderer } from '../../../src/modules/devices/hosts/sim/render/raster.js';
+import { bootState, type SimInstalledApp, type SimState } from '../../../src/modules/devices/hosts/sim/state.js';
+import type { SimWorld } from '../../../src/modules/devices/hosts/sim/view.js';
+
+export type FakeDeviceState = 'device' | 'offline' | 'unauthorized';
+
+export interface FakeDeviceOptions {
+  serial: string;
+  state?: FakeDeviceState;
+  model?: string;
+  /** `sys.boot_completed` reads empty until this long after the device was created. */
+  bootMs?: number;
+}
+
+export interface CommandResult {
+  stdout: Buffer;
+  exitCode: number;
+}
+
+const renderer = new ScreenRenderer();
+
+export class FakeAndroidDevice {
+  readonly serial: string;
+  state: FakeDeviceState;
+  readonly model: string;
+  readonly files = new Map<string, Buffer>();
+  /** Every shell command line received, in order (what the driver really sent). */
+  readonly commands: string[] = [];
+  /** Answer the next n `uiautomator dump`s with the idle-state error. */
+  uiDumpIdleFailures = 0;
+  readonly catalogue: SimCatalogue = createSimCatalogue();
+  simState: SimState;
+  installed: SimInstalledApp[];
+  private readonly bootedAt: number;
+
+  constructor(options: FakeDeviceOptions) {
+    this.serial = options.serial;
+    this.state = options.state ?? 'device';
+    this.model = options.model ?? 'svc Fake Phone';
+    this.bootedAt = Date.now() + (options.bootMs ?? 0);
+    this.simState = bootState(Date.now());
+    this.installed = [...this.catalogue.preinstalled];
+  }
+
+  get bootCompleted(): boolean {
+    return Date.now() >= this.bootedAt;
+  }
+
+  get renderer(): ScreenRenderer {
+    return renderer;
+  }
+
+  world(): SimWorld {
+    return { state: this.simState, installed: this.installed, catalogue: this.catalogue, now: Date.now() };
+  }
+
+  properties(): Record<string, string> {
+    return {
+      'ro.product.model': this.model,
+      'ro.product.manufacturer': 'svc',
+      'ro.product.name': 'svc_fake',
+      'ro.product.device': 'svc_fake',
+      'ro.build.version.release': '14',
+      'ro.build.version.sdk': '34',
+      'ro.serialno': this.serial,
+      'sys.boot_completed': this.bootCompleted ? '1' : '',
+    };
+  }
+
+  /** What `host:features` answers for this device. Without shell_v2, clients use plain `shell:`. */
+  features(): string {
+    return 'cmd';
+  }
+}

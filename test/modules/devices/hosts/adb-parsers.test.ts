@@ -1,0 +1,59 @@
+// Reading what real devices print: uiautomator XML, dumpsys window / activity, pm and
+// dumpsys package. The samples follow the formats of Android 10–14 builds.
+import { describe, expect, test } from 'vitest';
+import { currentAppFromActivities, currentAppFromWindows, parsePackageList, parsePackageVersions } from '../../../../src/modules/devices/hosts/adb/dumpsys.js';
+import { elementAt, parseUiDump } from '../../../../src/modules/devices/hosts/adb/ui-xml.js';
+
+const DUMP = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]"><node index="0" text="Search settings" resource-id="com.android.settings:id/search_action_bar_title" class="android.widget.TextView" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[189,171][552,234]" /><node index="1" text="" resource-id="com.android.settings:id/search_src_text" class="android.widget.EditText" package="com.android.settings" content-desc="Tom &amp; Jerry &lt;3" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="true" scrollable="false" long-clickable="true" password="false" selected="false" bounds="[63,143][1017,262]"><node index="0" text="  Wi-Fi  " resource-id="" class="android.widget.Button" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[100,150][300,250]" /></node></node></hierarchy>`;
+
+describe('parseUiDump', () => {
+  test('every node, in order, with index-path ids, decoded attributes and whitespace kept', () => {
+    const tree = parseUiDump(DUMP);
+    expect(tree.map((e) => e.element_id)).toEqual(['0', '0.0', '0.1', '0.1.0']);
+    expect(tree[2]).toEqual({
+      element_id: '0.1',
+      class: 'android.widget.EditText',
+      text: '',
+      resource_id: 'com.android.settings:id/search_src_text',
+      content_desc: 'Tom & Jerry <3',
+      bounds: { left: 63, top: 143, right: 1017, bottom: 262 },
+      clickable: true,
+      editable: true,
+      focused: true,
+    });
+    expect(tree[3].text).toBe('  Wi-Fi  ');
+    // The child button is on top of the field it sits in.
+    expect(elementAt(tree, 150, 200)?.element_id).toBe('0.1.0');
+    expect(elementAt(tree, 900, 200)?.element_id).toBe('0.1');
+    expect(elementAt(tree, 900, 2000)).toBeNull();
+  });
+
+  test('garbage is a host fault, not a crash', () => {
+    expect(() => parseUiDump('<not-a-dump/>')).toThrow(/hierarchy/);
+  });
+});
+
+describe('dumpsys', () => {
+  test('the focused window, falling back to the focused app when a system window has focus', () => {
+    expect(currentAppFromWindows('  mCurrentFocus=Window{8e1a3c0 u0 com.example.shop/com.example.shop.CatalogActivity}\n  mFocusedApp=ActivityRecord{1 u0 com.example.shop/.CatalogActivity t9}\n')).toEqual({
+      package: 'com.example.shop',
+      activity: 'com.example.shop.CatalogActivity',
+    });
+    expect(currentAppFromWindows('  mCurrentFocus=Window{5 u0 NotificationShade}\n  mFocusedApp=ActivityRecord{2f9d2 u0 com.android.launcher3/.uioverrides.QuickstepLauncher t7}\n')).toEqual({
+      package: 'com.android.launcher3',
+      activity: 'com.android.launcher3.uioverrides.QuickstepLauncher',
+    });
+    expect(currentAppFromWindows('  mCurrentFocus=null\n')).toBeNull();
+    expect(currentAppFromActivities('    mResumedActivity: ActivityRecord{a1 u0 org.example/.Main t3}\n')).toEqual({ package: 'org.example', activity: 'org.example.Main' });
+    expect(currentAppFromActivities('  topResumedActivity=ActivityRecord{a1 u0 org.example/org.example.ui.Home t3}\n')).toEqual({ package: 'org.example', activity: 'org.example.ui.Home' });
+  });
+
+  test('packages and their versions', () => {
+    expect(parsePackageList('package:com.a.b\npackage:org.c versionCode:3\n\nError: junk\n')).toEqual(['com.a.b', 'org.c']);
+    const versions = parsePackageVersions(
+      'Packages:\n  Package [com.a.b] (3c1):\n    userId=10100\n    versionCode=42 minSdk=24 targetSdk=34\n    versionName=4.2 beta\n  Package [org.c] (9f):\n    versionCode=7 minSdk=21 targetSdk=33\n',
+    );
+    expect(versions.get('com.a.b')).toEqual({ version_name: '4.2 beta', version_code: 42 });
+    expect(versions.get('org.c')).toEqual({ version_name: '', version_code: 7 });
+  });
+});
