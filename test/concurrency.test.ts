@@ -12,7 +12,7 @@ beforeAll(async () => {
   t = await createTestApp({
     extend: (app) => {
       // Refers to a group that does not exist: the database refuses the foreign key.
-      app.post('/api/test/dangling', { config: { auth: { kind: 'session' } } }, async (request) => {
+      app.post('/api/test/dangling', { config: { auth: { kind: 'session' } }, schema: { hide: true } }, async (request) => {
         const userId = request.caller?.userId ?? 0;
         const now = Date.now();
         await t.db.kysely

@@ -9,10 +9,10 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({
     extend: (app) => {
-      app.get('/boom', { config: { auth: { kind: 'public' } } }, async () => {
+      app.get('/boom', { config: { auth: { kind: 'public' } }, schema: { hide: true } }, async () => {
         throw new Error('database exploded at /secret/path');
       });
-      app.get('/api/test/any-key', { config: keyRoute() }, async () => ({ ok: true }));
+      app.get('/api/test/any-key', { config: keyRoute(), schema: { hide: true } }, async () => ({ ok: true }));
     },
   });
 });

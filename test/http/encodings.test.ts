@@ -17,7 +17,7 @@ beforeAll(async () => {
     extend: (app) =>
       void app.get(
         '/api/test/echo/:text',
-        { config: publicRoute(), schema: { params: Type.Object({ text: Type.String() }), querystring: Type.Object({ q: Type.Optional(Type.String()) }) } },
+        { config: publicRoute(), schema: { hide: true, params: Type.Object({ text: Type.String() }), querystring: Type.Object({ q: Type.Optional(Type.String()) }) } },
         async (request) => ({ text: (request.params as { text: string }).text, q: (request.query as { q?: string }).q }),
       ),
   });

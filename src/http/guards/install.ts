@@ -1,9 +1,11 @@
 // Applies each route's declared guard, and refuses at start-up any /api or /admin route
-// that forgot to declare one. The OpenAPI security of a route is derived here too.
+// that forgot to declare one, or a documented route without an operationId and a
+// description. The OpenAPI security and error statuses of a route are derived here too.
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
+import { derivedStatuses, type RouteShape, statusMeaning } from '../documented-statuses.js';
 import type { RouteAuth } from '../route-auth.js';
 import { checkAdmin } from './admin.js';
 import type { ApiKeyGate } from './api-key.js';
@@ -18,12 +20,26 @@ export interface GuardDeps {
 
 const ERROR_REF = { $ref: 'Error#' };
 
+/** An error status answered with the envelope (a route may declare something else). */
+const isEnvelope = (status: string, schema: unknown) =>
+  /^[45]\d\d$/.test(status) && ['Error', 'Error#'].includes(String((schema as { $ref?: unknown } | undefined)?.$ref));
+
+/**
+ * The OpenAPI side of a route, derived from its guard, method and schema: security, the auth
+ * note, and every error status it can answer with what it means. Runs once per route (the
+ * HEAD twin of a GET shares its schema and is skipped by the caller).
+ */
 function describe(route: RouteOptions, auth: RouteAuth): void {
-  const schema = (route.schema ??= {}) as Record<string, unknown>;
+  const schema = route.schema as Record<string, unknown>;
   const response = (schema.response ??= {}) as Record<string, unknown>;
-  const addErrors = (...statuses: number[]) => {
-    for (const status of statuses) response[status] ??= ERROR_REF;
-  };
+  const method = [route.method].flat()[0] ?? 'GET';
+  const shape = { method, url: route.url, schema: schema as RouteShape['schema'], auth, bodyLimit: route.bodyLimit };
+  for (const status of derivedStatuses(shape)) response[status] ??= ERROR_REF;
+  // Every error response says what the status means here (the route's own description
+  // names the route-specific codes).
+  for (const status of Object.keys(response)) {
+    if (isEnvelope(status, response[status])) response[status] = { $ref: 'Error#', description: statusMeaning(Number(status), shape) };
+  }
   switch (auth.kind) {
     case 'apiKey': {
       schema.security = [{ apiKey: [] }];
@@ -33,22 +49,37 @@ function describe(route: RouteOptions, auth: RouteAuth): void {
       const note =
         auth.scope === null ? 'Any valid API key.' : auth.scope === 'full' ? 'Full-access keys only (keys created with no scopes).' : `Required scope: \`${scopes[0]}\`.`;
       schema.description = [schema.description, `**Auth:** API key (\`X-API-KEY\`). ${note}`].filter(Boolean).join('\n\n');
-      addErrors(401, 402, 429, ...(auth.scope === null ? [] : [403]));
       break;
     }
     case 'session':
       schema.security = [{ session: [] }];
       schema.description = [schema.description, '**Auth:** the application\'s signed-in session. API keys are refused.'].filter(Boolean).join('\n\n');
-      addErrors(401);
       break;
     case 'admin':
       schema.security = [{ admin: [] }];
       schema.description = [schema.description, '**Auth:** operator (`Authorization: Bearer <ADMIN_TOKEN>`). Answers 404 unless the server has ADMIN_TOKEN set.'].filter(Boolean).join('\n\n');
-      addErrors(401, 404);
       break;
     case 'public':
       schema.security = [];
       break;
+  }
+}
+
+/**
+ * A documented route must be findable and explained: an operationId unique in the document
+ * (clients generated from it name their functions after it) and a description of its own.
+ */
+function requireDocumentation(route: RouteOptions, operationIds: Set<string>): void {
+  const schema = route.schema as { operationId?: unknown; description?: unknown; hide?: unknown } | undefined;
+  if (schema?.hide === true) return;
+  const name = `Route ${[route.method].flat().join(',')} ${route.url}`;
+  if (typeof schema?.operationId !== 'string' || !/^[a-z][A-Za-z0-9]*$/.test(schema.operationId)) {
+    throw new Error(`${name} declares no camelCase operationId in its schema`);
+  }
+  if (operationIds.has(schema.operationId)) throw new Error(`${name} reuses the operationId ${schema.operationId}`);
+  operationIds.add(schema.operationId);
+  if (typeof schema.description !== 'string' || schema.description.trim().length < 20) {
+    throw new Error(`${name} declares no description in its schema (a sentence or two on what it does)`);
   }
 }
 
@@ -67,6 +98,7 @@ declare module 'fastify' {
 
 export function installGuards(app: FastifyInstance, deps: GuardDeps): void {
   const catalog: CatalogEntry[] = [];
+  const operationIds = new Set<string>();
   app.decorate('routeCatalog', catalog);
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
@@ -74,10 +106,12 @@ export function installGuards(app: FastifyInstance, deps: GuardDeps): void {
       if (/^\/(api|admin|mcp)(\/|$)/.test(route.url)) throw new Error(`Route ${route.method} ${route.url} declares no auth in its config`);
       return;
     }
-    // The HEAD twin Fastify adds for each GET (exposeHeadRoutes) shares the GET's config and
-    // schema, so the same guard applies; the GET is already in the catalog and described.
+    // Fastify's automatic HEAD twin of a GET shares the GET's schema, already described, and
+    // @fastify/swagger leaves HEAD routes out of the document: the GET documents both.
     if (route.method === 'HEAD') return;
     for (const method of [route.method].flat()) catalog.push({ method, url: route.url, auth });
+    route.schema ??= {};
+    requireDocumentation(route, operationIds);
     describe(route, auth);
   });
 

@@ -44,6 +44,8 @@ export function accountRoutes(deps: AccountRouteDeps): FastifyPluginAsyncTypebox
         config: publicRoute(),
         onRequest: limitByAddress,
         schema: {
+          operationId: 'signUp',
+          description: 'Creates an account with a 14-day trial and signs it in: the answer carries the user, a new session token (shown once) and the subscription, and sets the `session` cookie. 409 `email_taken` when the email already has an account; limited per client address (429).',
           tags: ['accounts'],
           summary: 'Create an account (starts a 14-day trial) and sign in',
           body: SignupBody,
@@ -62,7 +64,14 @@ export function accountRoutes(deps: AccountRouteDeps): FastifyPluginAsyncTypebox
       {
         config: publicRoute(),
         onRequest: limitByAddress,
-        schema: { tags: ['accounts'], summary: 'Sign in', body: LoginBody, response: { 200: SignedIn, ...errors(400, 401, 422, 429) } },
+        schema: {
+          operationId: 'signIn',
+          description: 'Checks the email and password and opens a 30-day session: the answer carries the session token (shown once) and sets the `session` cookie. A wrong password and an unknown email get the same 401 `invalid_credentials`; limited per client address (429).',
+          tags: ['accounts'],
+          summary: 'Sign in',
+          body: LoginBody,
+          response: { 200: SignedIn, ...errors(400, 401, 422, 429) },
+        },
       },
       async (request, reply) => {
         const result = await deps.accounts.login(request.body);
@@ -73,7 +82,16 @@ export function accountRoutes(deps: AccountRouteDeps): FastifyPluginAsyncTypebox
 
     app.post(
       '/api/auth/logout',
-      { config: sessionRoute(), schema: { tags: ['accounts'], summary: 'Sign out; the session stops working at once', response: { 204: { type: 'null' }, ...errors(401) } } },
+      {
+        config: sessionRoute(),
+        schema: {
+          operationId: 'signOut',
+          description: 'Ends the session that made the request, at once, and clears the `session` cookie. Other sessions of the same user stay signed in.',
+          tags: ['accounts'],
+          summary: 'Sign out; the session stops working at once',
+          response: { 204: { type: 'null' }, ...errors(401) },
+        },
+      },
       async (request, reply) => {
         const { sessionId } = callerOf(request);
         if (sessionId !== null) await deleteSession(deps.db, sessionId);
@@ -83,7 +101,16 @@ export function accountRoutes(deps: AccountRouteDeps): FastifyPluginAsyncTypebox
 
     app.get(
       '/api/auth/me',
-      { config: sessionRoute(), schema: { tags: ['accounts'], summary: 'The signed-in user and subscription', response: { 200: Me, ...errors(401) } } },
+      {
+        config: sessionRoute(),
+        schema: {
+          operationId: 'getCurrentUser',
+          description: 'The signed-in user (id, email, name, creation time) and the state of their subscription or trial.',
+          tags: ['accounts'],
+          summary: 'The signed-in user and subscription',
+          response: { 200: Me, ...errors(401) },
+        },
+      },
       async (request) => deps.accounts.me(callerOf(request).userId),
     );
   };

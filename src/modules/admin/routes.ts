@@ -32,6 +32,8 @@ export function adminRoutes(db: Kysely<Database>, clock: Clock, resolver: KeyRes
       {
         config: adminRoute(),
         schema: {
+          operationId: 'findUsers',
+          description: 'Lists users by id (at most 200), or finds the user with exactly the given email, so the operator can look up an account before changing its subscription.',
           tags: ['admin'],
           summary: 'Find users (exact email match)',
           querystring: Type.Object({ email: Type.Optional(Type.String({ maxLength: 254 })) }, { additionalProperties: false }),
@@ -50,6 +52,8 @@ export function adminRoutes(db: Kysely<Database>, clock: Clock, resolver: KeyRes
       {
         config: adminRoute(),
         schema: {
+          operationId: 'setUserSubscription',
+          description: "Sets any of a user's subscription status, plan, trial end and period end, and answers the result. Key look-ups in every process see the change at once.",
           tags: ['admin'],
           summary: "Set a user's subscription state",
           params: IdParams,

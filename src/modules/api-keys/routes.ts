@@ -20,6 +20,8 @@ export function apiKeyRoutes(keys: ApiKeyService): FastifyPluginAsyncTypebox {
       {
         config: sessionRoute(),
         schema: {
+          operationId: 'createApiKey',
+          description: 'Creates an API key with a name, an expiry (30 days, 90 days, 1 year or never) and scopes (none = full access). The whole key is in this answer only; the service keeps a hash. 402 without an active subscription or trial; 422 `key_limit_reached` when 25 keys are active.',
           tags: ['api-keys'],
           summary: 'Create an API key; the whole key is returned once',
           body: CreateKeyBody,
@@ -31,7 +33,16 @@ export function apiKeyRoutes(keys: ApiKeyService): FastifyPluginAsyncTypebox {
 
     app.get(
       '/api/api-keys',
-      { config: sessionRoute(), schema: { tags: ['api-keys'], summary: 'List every key, newest first', response: { 200: KeyList, ...errors(401) } } },
+      {
+        config: sessionRoute(),
+        schema: {
+          operationId: 'listApiKeys',
+          description: 'Every key of the signed-in user, newest first, in every state (`Active`, `Revoked`, `Expired`), with its prefix, scopes, expiry and last use. The secret itself is never shown again.',
+          tags: ['api-keys'],
+          summary: 'List every key, newest first',
+          response: { 200: KeyList, ...errors(401) },
+        },
+      },
       async (request) => keys.list(callerOf(request).userId),
     );
 
@@ -39,14 +50,30 @@ export function apiKeyRoutes(keys: ApiKeyService): FastifyPluginAsyncTypebox {
       '/api/api-keys/:id',
       {
         config: sessionRoute(),
-        schema: { tags: ['api-keys'], summary: 'Revoke a key, at once and everywhere', params: IdParams, response: { 200: ApiKey, ...errors(401, 404, 422) } },
+        schema: {
+          operationId: 'revokeApiKey',
+          description: 'Revokes a key at once in every process: its next request answers 401. Revoking a revoked key answers the same record; the slot it held is freed.',
+          tags: ['api-keys'],
+          summary: 'Revoke a key, at once and everywhere',
+          params: IdParams,
+          response: { 200: ApiKey, ...errors(401, 404, 422) },
+        },
       },
       async (request) => keys.revoke(callerOf(request).userId, request.params.id),
     );
 
     app.get(
       '/api/whoami',
-      { config: keyRoute(), schema: { tags: ['api-keys'], summary: 'The key in use and its owner', response: { 200: WhoAmI, ...errors(401, 402, 429) } } },
+      {
+        config: keyRoute(),
+        schema: {
+          operationId: 'getWhoAmI',
+          description: 'Lets a script or AI client check the key it holds: the key (id, name, prefix, scopes, expiry) and the email of the account it acts for.',
+          tags: ['api-keys'],
+          summary: 'The key in use and its owner',
+          response: { 200: WhoAmI, ...errors(401, 402, 429) },
+        },
+      },
       async (request) => {
         const key = request.apiKey;
         if (!key) throw new Error('whoami reached without a resolved key');

@@ -12,7 +12,13 @@ export function billingRoutes(db: Kysely<Database>): FastifyPluginAsyncTypebox {
       '/api/billing/subscription',
       {
         config: sessionRoute(),
-        schema: { tags: ['billing'], summary: 'The signed-in account\'s subscription', response: { 200: Subscription, ...errors(401) } },
+        schema: {
+          operationId: 'getSubscription',
+          description: "The signed-in account's subscription: `trialing`, `active` or `inactive`, the plan, and when the trial or the paid period ends. API keys work only while it is active.",
+          tags: ['billing'],
+          summary: 'The signed-in account\'s subscription',
+          response: { 200: Subscription, ...errors(401) },
+        },
       },
       async (request) => presentSubscription(await loadSubscription(db, callerOf(request).userId)),
     );

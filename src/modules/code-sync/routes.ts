@@ -13,9 +13,10 @@ export function codeSyncRoutes(codeSync: CodeSyncService): FastifyPluginAsyncTyp
       {
         config: keyRoute('macros:run'),
         schema: {
+          operationId: 'getCodeState',
           tags,
           summary: "Read a code macro's current snapshot",
-          description: '404 `code_not_synced` when the macro never synced; 404 `not_found` for a block macro or one that is not yours.',
+          description: "The code macro's current snapshot: its worktree hash, entry file, size, file count and when it was uploaded, so a client can tell whether its copy is up to date. 404 `code_not_synced` when the macro never synced; 404 `not_found` for a block macro or one that is not yours.",
           params: IdParams,
           response: { 200: CodeState, ...errors(404, 422) },
         },
@@ -28,10 +29,11 @@ export function codeSyncRoutes(codeSync: CodeSyncService): FastifyPluginAsyncTyp
         config: keyRoute('macros:run'),
         bodyLimit: SNAPSHOT_LIMITS.maxBodyBytes,
         schema: {
+          operationId: 'uploadCodeSnapshot',
           tags,
           summary: "Upload a code macro's project as a zip; it becomes the current snapshot",
           description:
-            'The body may be up to 16 MiB (413 beyond), the zip up to 10 MiB decoded. The server recomputes `worktree_hash` (docs/code-sync.md) and refuses a mismatch. ' +
+            "Uploads a code macro's project as a base64 zip, checks it and makes it the current snapshot. The body may be up to 16 MiB (413 beyond), the zip up to 10 MiB decoded. The server recomputes `worktree_hash` (docs/code-sync.md) and refuses a mismatch. " +
             'A zip with absolute or `..` paths, links or device files, duplicate paths, more than 5,000 files or more than 100 MiB uncompressed is refused; every refusal is 422 ' +
             '`validation_failed` with `details.reason` and changes nothing. 201 when the snapshot is new; 200 with `created: false` when the macro already had this hash, which is made current again.',
           params: IdParams,

@@ -30,7 +30,14 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
       '/api/emulator/devices',
       {
         config: keyRoute('devices:control'),
-        schema: { tags, summary: 'List devices', querystring: DeviceListQuery, response: { 200: DevicePage, ...errors(422) } },
+        schema: {
+          operationId: 'listDevices',
+          description: "A page of the caller's devices, local and cloud, filtered by macro, group or a name substring and sorted by `sort` (`name` by default).",
+          tags,
+          summary: 'List devices',
+          querystring: DeviceListQuery,
+          response: { 200: DevicePage, ...errors(422) },
+        },
       },
       async (request) => {
         const { page, page_size, ...filter } = request.query;
@@ -41,7 +48,14 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
       '/api/emulator/groups',
       {
         config: keyRoute('devices:control'),
-        schema: { tags, summary: 'List device groups', querystring: GroupListQuery, response: { 200: GroupPage, ...errors(422) } },
+        schema: {
+          operationId: 'listDeviceGroups',
+          description: "A page of the caller's device groups with their device counts, filtered by name or description substrings and sorted by `sort` (`name` by default).",
+          tags,
+          summary: 'List device groups',
+          querystring: GroupListQuery,
+          response: { 200: GroupPage, ...errors(422) },
+        },
       },
       async (request) => {
         const { page, page_size, ...filter } = request.query;
@@ -51,14 +65,32 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
 
     app.post(
       '/api/emulator/groups',
-      { config: sessionRoute(), schema: { tags, summary: 'Create a device group', body: CreateGroupBody, response: { 201: DeviceGroup, ...errors(400, 422) } } },
+      {
+        config: sessionRoute(),
+        schema: {
+          operationId: 'createDeviceGroup',
+          description: "Creates a device group of one kind: `byod` for devices on the user's own machine or `cloud` for cloud devices. A device joins only a group of its kind.",
+          tags,
+          summary: 'Create a device group',
+          body: CreateGroupBody,
+          response: { 201: DeviceGroup, ...errors(400, 422) },
+        },
+      },
       async (request, reply) => reply.code(201).send(await groups.create(callerOf(request).userId, request.body)),
     );
     app.put(
       '/api/emulator/groups/:id',
       {
         config: sessionRoute(),
-        schema: { tags, summary: 'Rename or describe a device group', params: IdParams, body: UpdateGroupBody, response: { 200: DeviceGroup, ...errors(400, 404, 422) } },
+        schema: {
+          operationId: 'updateDeviceGroup',
+          description: 'Renames a device group or changes its description (null clears it). Its kind cannot change.',
+          tags,
+          summary: 'Rename or describe a device group',
+          params: IdParams,
+          body: UpdateGroupBody,
+          response: { 200: DeviceGroup, ...errors(400, 404, 422) },
+        },
       },
       async (request) => groups.update(callerOf(request).userId, request.params.id, request.body),
     );
@@ -66,7 +98,14 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
       '/api/emulator/groups/:id',
       {
         config: sessionRoute(),
-        schema: { tags, summary: 'Delete a device group; its devices stay, with no group', params: IdParams, response: { ...NoContent, ...errors(404, 422) } },
+        schema: {
+          operationId: 'deleteDeviceGroup',
+          description: 'Deletes a device group. Its devices are kept and belong to no group afterwards.',
+          tags,
+          summary: 'Delete a device group; its devices stay, with no group',
+          params: IdParams,
+          response: { ...NoContent, ...errors(404, 422) },
+        },
       },
       async (request, reply) => {
         await groups.remove(callerOf(request).userId, request.params.id);
@@ -78,7 +117,14 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
       '/api/emulator/devices',
       {
         config: sessionRoute(),
-        schema: { tags, summary: "Add a device on the user's own machine", body: CreateDeviceBody, response: { 201: Device, ...errors(400, 422) } },
+        schema: {
+          operationId: 'createLocalDevice',
+          description: "Records a device on the user's own machine by name and port, optionally in a `byod` group.",
+          tags,
+          summary: "Add a device on the user's own machine",
+          body: CreateDeviceBody,
+          response: { 201: Device, ...errors(400, 422) },
+        },
       },
       async (request, reply) => reply.code(201).send(await devices.createLocal(callerOf(request).userId, request.body)),
     );
@@ -87,6 +133,8 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
       {
         config: sessionRoute(),
         schema: {
+          operationId: 'updateDevice',
+          description: "Renames a device, moves it to another group of its kind, or makes it follow a macro and one of that macro's settings profiles (the macro's `Default` when no profile is given). Null clears a reference.",
           tags,
           summary: 'Rename, regroup, or make a device follow a macro and settings profile',
           params: IdParams,
@@ -100,7 +148,14 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
       '/api/emulator/devices/:id',
       {
         config: sessionRoute(),
-        schema: { tags, summary: "Remove a device on the user's own machine", params: IdParams, response: { ...NoContent, ...errors(404, 422) } },
+        schema: {
+          operationId: 'deleteLocalDevice',
+          description: "Removes a device on the user's own machine. A cloud device answers 404 `not_a_local_device`.",
+          tags,
+          summary: "Remove a device on the user's own machine",
+          params: IdParams,
+          response: { ...NoContent, ...errors(404, 422) },
+        },
       },
       async (request, reply) => {
         await devices.removeLocal(callerOf(request).userId, request.params.id);
@@ -112,7 +167,14 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
       '/api/hosted/devices',
       {
         config: sessionRoute(),
-        schema: { tags, summary: 'Create a cloud device record (hosted_state stopped)', body: CreateCloudDeviceBody, response: { 201: Device, ...errors(400, 422) } },
+        schema: {
+          operationId: 'createCloudDevice',
+          description: 'Creates the record of a cloud device, optionally in a `cloud` group. It starts in `hosted_state` `stopped`.',
+          tags,
+          summary: 'Create a cloud device record (hosted_state stopped)',
+          body: CreateCloudDeviceBody,
+          response: { 201: Device, ...errors(400, 422) },
+        },
       },
       async (request, reply) => reply.code(201).send(await devices.createCloud(callerOf(request).userId, request.body)),
     );

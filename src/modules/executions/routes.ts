@@ -15,10 +15,11 @@ export function executionRoutes(history: RunHistoryService, reporter: ExecutionR
       {
         config: sessionRoute(),
         schema: {
+          operationId: 'reportExecution',
           tags,
           summary: 'Report a run: the first report creates it, a later one ends it',
           description:
-            '`running` may move to `completed`, `failed` or `stopped`; an ended run cannot change again (409 `run_already_ended`). ' +
+            'The application reports a run on a local device, so run history, events and webhooks cover it too. `running` may move to `completed`, `failed` or `stopped`; an ended run cannot change again (409 `run_already_ended`). ' +
             'Creating a run emits `macro.started`, ending it `macro.completed`, `macro.failed` or `macro.stopped`; a first report that has already ended emits both.',
           body: ReportBody,
           response: { 200: Run, ...errors(400, 404, 409, 422) },
@@ -30,7 +31,14 @@ export function executionRoutes(history: RunHistoryService, reporter: ExecutionR
       '/api/executions',
       {
         config: keyRoute('runs:read'),
-        schema: { tags, summary: 'List runs, newest first', querystring: RunListQuery, response: { 200: RunPage, ...errors(422) } },
+        schema: {
+          operationId: 'listExecutions',
+          description: "A page of the caller's runs, newest first, filtered by status, device, macro and start time (`since`, `until`).",
+          tags,
+          summary: 'List runs, newest first',
+          querystring: RunListQuery,
+          response: { 200: RunPage, ...errors(422) },
+        },
       },
       async (request) => {
         const { page, page_size, ...filter } = request.query;
@@ -39,7 +47,17 @@ export function executionRoutes(history: RunHistoryService, reporter: ExecutionR
     );
     app.get(
       '/api/executions/:id',
-      { config: keyRoute('runs:read'), schema: { tags, summary: 'Read a run by its numeric id', params: RunIdParams, response: { 200: Run, ...errors(404, 422) } } },
+      {
+        config: keyRoute('runs:read'),
+        schema: {
+          operationId: 'getExecution',
+          description: 'One run of the caller by its numeric id: its status, macro, device, times, duration, exit code and error, and the proxy it went out through.',
+          tags,
+          summary: 'Read a run by its numeric id',
+          params: RunIdParams,
+          response: { 200: Run, ...errors(404, 422) },
+        },
+      },
       async (request) => history.get(callerOf(request).userId, request.params.id),
     );
   };

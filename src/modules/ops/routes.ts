@@ -27,7 +27,16 @@ export function opsRoutes(db: Db, registry: Registry, redis: Redis | undefined, 
   return async (app) => {
     app.get(
       '/healthz',
-      { config: publicRoute(), schema: { tags: ['operations'], summary: 'The process is up', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+      {
+        config: publicRoute(),
+        schema: {
+          operationId: 'getHealth',
+          description: 'Answers 200 as long as the process runs and serves HTTP; it checks nothing else, so a load balancer can use it as a liveness probe.',
+          tags: ['operations'],
+          summary: 'The process is up',
+          response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+        },
+      },
       async () => ({ status: 'ok' as const }),
     );
 
@@ -36,6 +45,8 @@ export function opsRoutes(db: Db, registry: Registry, redis: Redis | undefined, 
       {
         config: publicRoute(),
         schema: {
+          operationId: 'getReadiness',
+          description: 'Checks that the database answers and every migration is applied; 503 `not_ready` until then. Redis being down does not make the service unready (it degrades to per-process limits).',
           tags: ['operations'],
           summary: 'The database answers and every migration is applied',
           response: { 200: Ready, ...errors(503) },
@@ -64,6 +75,8 @@ export function opsRoutes(db: Db, registry: Registry, redis: Redis | undefined, 
       {
         config: publicRoute(),
         schema: {
+          operationId: 'getServiceIndex',
+          description: 'Where a client starts: the service name, its version, and the addresses of the interactive documentation and of this OpenAPI document.',
           tags: ['operations'],
           summary: 'Where to start: the service version and the addresses of its description',
           response: { 200: Type.Object({ service: Type.String(), version: Type.String(), docs: Type.String(), openapi: Type.String() }) },
@@ -74,7 +87,21 @@ export function opsRoutes(db: Db, registry: Registry, redis: Redis | undefined, 
 
     app.get(
       '/metrics',
-      { config: publicRoute(), schema: { tags: ['operations'], summary: 'Prometheus metrics (text exposition format)', produces: ['text/plain'] } },
+      {
+        config: publicRoute(),
+        schema: {
+          operationId: 'getMetrics',
+          description: 'HTTP requests and their latency by method, route and status (and process metrics in a server) in the Prometheus text exposition format, for a Prometheus scraper.',
+          tags: ['operations'],
+          summary: 'Prometheus metrics (text exposition format)',
+          response: {
+            200: {
+              description: 'The metrics in the Prometheus text exposition format (version 0.0.4).',
+              content: { 'text/plain': { schema: { type: 'string' } } },
+            },
+          },
+        },
+      },
       async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
     );
   };

@@ -13,6 +13,8 @@ export function profileRoutes(profiles: ProfileService): FastifyPluginAsyncTypeb
       {
         config: fullAccessKeyRoute(),
         schema: {
+          operationId: 'listProfiles',
+          description: "The settings profiles of one of the caller's code macros, `Default` first; `Default` is created on the first read.",
           tags,
           summary: "List a code macro's settings profiles, Default first (created on first read)",
           querystring: ProfileListQuery,
@@ -26,9 +28,10 @@ export function profileRoutes(profiles: ProfileService): FastifyPluginAsyncTypeb
       {
         config: fullAccessKeyRoute(),
         schema: {
+          operationId: 'createProfile',
           tags,
           summary: 'Create a settings profile for a code macro',
-          description: '409 `name_taken` when the macro already has a profile of that name (`Default` included).',
+          description: 'Creates a named set of argument values for a code macro, which devices can then follow. 409 `name_taken` when the macro already has a profile of that name (`Default` included).',
           body: CreateProfileBody,
           response: { 201: Profile, ...errors(400, 404, 409, 422) },
         },
@@ -40,9 +43,10 @@ export function profileRoutes(profiles: ProfileService): FastifyPluginAsyncTypeb
       {
         config: fullAccessKeyRoute(),
         schema: {
+          operationId: 'updateProfile',
           tags,
           summary: 'Rename a settings profile or replace its args',
-          description: 'Renaming `Default` answers 400 `default_profile_protected`; its args can be changed.',
+          description: 'Renames a settings profile or replaces its whole set of args; the devices that follow it get the new values. Renaming `Default` answers 400 `default_profile_protected`; its args can be changed.',
           params: ProfileIdParams,
           body: UpdateProfileBody,
           response: { 200: Profile, ...errors(400, 404, 409, 422) },
@@ -55,9 +59,10 @@ export function profileRoutes(profiles: ProfileService): FastifyPluginAsyncTypeb
       {
         config: fullAccessKeyRoute(),
         schema: {
+          operationId: 'deleteProfile',
           tags,
           summary: "Delete a settings profile; its devices follow the macro's Default",
-          description: 'Deleting `Default` answers 400 `default_profile_protected`.',
+          description: "Deletes a settings profile; the devices that followed it follow the macro's `Default` profile, whose id the answer gives. Deleting `Default` answers 400 `default_profile_protected`.",
           params: ProfileIdParams,
           response: { 200: DeletedProfile, ...errors(400, 404, 422) },
         },

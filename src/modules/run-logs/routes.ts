@@ -13,9 +13,10 @@ export function runLogRoutes(logs: RunLogService): FastifyPluginAsyncTypebox {
       {
         config: keyRoute('runs:read'),
         schema: {
+          operationId: 'getExecutionLogs',
           tags: ['runs'],
           summary: "Read a run's logs with a cursor",
-          description: 'Pass `last_seq` back as `since_seq` to read only new lines. Logs are shipped only from cloud runs; a local run answers no lines and last_seq 0.',
+          description: "A window of a run's log lines, oldest first: the newest `max_lines`, or the lines after the `since_seq` cursor. Pass `last_seq` back as `since_seq` to read only new lines. Logs are shipped only from cloud runs; a local run answers no lines and last_seq 0.",
           params: RunLogParams,
           querystring: RunLogQuery,
           response: { 200: RunLog, ...errors(404, 422) },
