@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from './context.js';
 import { installErrorHandling } from './http/error-handler.js';
-import { ServiceUnavailableError } from './http/errors.js';
+import { ServiceUnavailableError } from './core/errors.js';
 import { ApiKeyGate } from './http/guards/api-key.js';
 import { installGuards } from './http/guards/install.js';
 import { installMetrics } from './http/metrics.js';

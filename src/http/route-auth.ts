@@ -1,7 +1,7 @@
 // Every route declares who may call it in its options (`config.auth`), next to its path.
 // One hook applies the matching guard, and the OpenAPI security is derived from the same
 // declaration, so the description cannot disagree with the code.
-import type { Scope } from '../modules/api-keys/scopes.js';
+import type { Scope } from '../core/context.js';
 
 export type RouteAuth =
   /** A key route. `scope` null = any key; 'full' = full-access keys only. */

@@ -1,7 +1,7 @@
 // The operator's admin API: absent (404) unless ADMIN_TOKEN is set, then a bearer match.
 import type { FastifyRequest } from 'fastify';
 import { constantTimeEqual, sha256Hex } from '../../lib/crypto.js';
-import { NotFoundError, UnauthorizedError } from '../errors.js';
+import { NotFoundError, UnauthorizedError } from '../../core/errors.js';
 
 export function checkAdmin(request: FastifyRequest, adminToken: string | undefined): void {
   if (!adminToken) throw new NotFoundError(`No route ${request.method} ${request.url.split('?')[0]}.`);

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { findSession, SESSION_COOKIE } from '../../modules/accounts/sessions.js';
-import { UnauthorizedError } from '../errors.js';
+import { UnauthorizedError } from '../../core/errors.js';
 
 function presentedSession(request: FastifyRequest): string | undefined {
   const authorization = request.headers.authorization;

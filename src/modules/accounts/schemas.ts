@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Nullable } from '../../http/schema-helpers.js';
+import { DateTime, Nullable } from '../../core/schema.js';
 import { Subscription } from '../billing/schemas.js';
 
 export const User = Type.Object(

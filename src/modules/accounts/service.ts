@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import { ConflictError, NotFoundError, UnauthorizedError } from '../../http/errors.js';
+import { ConflictError, NotFoundError, UnauthorizedError } from '../../core/errors.js';
 import { type Clock, DAY_MS, toIso } from '../../lib/clock.js';
 import { hashPassword, type ScryptParams, verifyPassword } from '../../lib/crypto.js';
 import { loadSubscription, presentSubscription, TRIAL_DAYS } from '../billing/subscription.js';

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../db/schema.js';
 import { adminRoute } from '../../http/route-auth.js';
-import { DateTime, errors, IdParams, Nullable, StringEnum } from '../../http/schema-helpers.js';
+import { DateTime, errors, IdParams, Nullable, StringEnum } from '../../core/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { normaliseEmail, presentUser } from '../accounts/service.js';
 import type { KeyResolver } from '../api-keys/key-resolver.js';

@@ -2,7 +2,7 @@
 // client check the key it holds.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf, keyRoute, sessionRoute } from '../../http/route-auth.js';
-import { errors, IdParams } from '../../http/schema-helpers.js';
+import { errors, IdParams } from '../../core/schema.js';
 import type { ResolvedKey } from './key-resolver.js';
 import { ApiKey, CreatedKey, CreateKeyBody, KeyList, WhoAmI } from './schemas.js';
 import type { ApiKeyService } from './service.js';

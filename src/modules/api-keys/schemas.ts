@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { DateTime, Nullable, StringEnum } from '../../http/schema-helpers.js';
+import { DateTime, Nullable, StringEnum } from '../../core/schema.js';
 import { EXPIRY_CHOICES } from './key-format.js';
-import { SCOPES } from './scopes.js';
+import { SCOPES } from '../../core/context.js';
 
 export const ScopeName = StringEnum(SCOPES, { description: 'A key scope' });
 

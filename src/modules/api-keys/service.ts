@@ -4,13 +4,13 @@ import type { Kysely } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { lockUserRow } from '../../db/locks.js';
 import type { Database } from '../../db/schema.js';
-import { LimitReachedError, NotFoundError, SubscriptionRequiredError } from '../../http/errors.js';
+import { LimitReachedError, NotFoundError, SubscriptionRequiredError } from '../../core/errors.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { isSubscriptionActive, loadSubscription } from '../billing/subscription.js';
 import { type ExpiryChoice, expiryFor, generateKey, keyState } from './key-format.js';
 import type { KeyResolver } from './key-resolver.js';
 import type { LastUsedRecorder } from './last-used.js';
-import type { Scope } from './scopes.js';
+import type { Scope } from '../../core/context.js';
 
 export const MAX_ACTIVE_KEYS = 25;
 

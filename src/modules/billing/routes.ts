@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { callerOf, sessionRoute } from '../../http/route-auth.js';
-import { errors } from '../../http/schema-helpers.js';
+import { errors } from '../../core/schema.js';
 import { Subscription } from './schemas.js';
 import { loadSubscription, presentSubscription } from './subscription.js';
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Nullable, StringEnum } from '../../http/schema-helpers.js';
+import { DateTime, Nullable, StringEnum } from '../../core/schema.js';
 
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'inactive'] as const;
 

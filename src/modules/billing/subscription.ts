@@ -2,7 +2,7 @@
 // with a future trial end. Key traffic and key creation need it.
 import type { Kysely } from 'kysely';
 import type { Database, SubscriptionsTable } from '../../db/schema.js';
-import { NotFoundError } from '../../http/errors.js';
+import { NotFoundError } from '../../core/errors.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 
 export type SubscriptionRow = Omit<SubscriptionsTable, 'user_id' | 'updated_at'>;

@@ -1,7 +1,7 @@
 // Code sync routes (scope `macros:run`): read a code macro's current snapshot, upload a new one.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf, keyRoute } from '../../http/route-auth.js';
-import { errors, IdParams } from '../../http/schema-helpers.js';
+import { errors, IdParams } from '../../core/schema.js';
 import { CodeState, SnapshotAnswer, SnapshotBody } from './schemas.js';
 import { type CodeSyncService, SNAPSHOT_LIMITS } from './service.js';
 

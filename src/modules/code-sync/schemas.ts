@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, StringEnum } from '../../http/schema-helpers.js';
+import { DateTime, StringEnum } from '../../core/schema.js';
 
 const Hash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'sha256 hex of the manifest (docs/code-sync.md), lowercase' });
 

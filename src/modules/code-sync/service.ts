@@ -3,7 +3,7 @@
 // Every check runs before anything is written, so a refused upload changes nothing.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { NotFoundError } from '../../http/errors.js';
+import { NotFoundError } from '../../core/errors.js';
 import { decodeBase64Strict, decodedLength } from '../../lib/base64.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { findOwnedMacro } from '../macros/service.js';

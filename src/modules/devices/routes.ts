@@ -1,9 +1,9 @@
 // Devices and groups: the application changes them (session); keys with
 // `devices:control` list them.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { pageRequest } from '../../http/paging.js';
+import { pageRequest } from '../../core/paging.js';
 import { callerOf, keyRoute, sessionRoute } from '../../http/route-auth.js';
-import { errors, IdParams } from '../../http/schema-helpers.js';
+import { errors, IdParams } from '../../core/schema.js';
 import type { DeviceService } from './devices-service.js';
 import type { GroupService } from './groups-service.js';
 import {

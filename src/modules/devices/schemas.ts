@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { PageQuery, Paged, SortQuery } from '../../http/paging.js';
-import { DateTime, Id, Nullable, StringEnum } from '../../http/schema-helpers.js';
+import { PageQuery, Paged, SortQuery } from '../../core/paging.js';
+import { DateTime, Id, Nullable, StringEnum } from '../../core/schema.js';
 
 export const GROUP_KINDS = ['byod', 'cloud'] as const;
 export const HOSTED_STATES = ['stopped', 'placing', 'starting', 'ready', 'stopping', 'error'] as const;

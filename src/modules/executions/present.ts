@@ -1,7 +1,7 @@
 // The run record as the API answers it and as `macro.*` events carry it, from one row.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, ExecutionsTable } from '../../db/schema.js';
-import { ValidationError } from '../../http/errors.js';
+import { ValidationError } from '../../core/errors.js';
 import { toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
 

@@ -3,7 +3,7 @@
 // commit together, in one transaction.
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, ExecutionsTable, RunStatus } from '../../db/schema.js';
-import { ConflictError, type FieldError, ValidationError } from '../../http/errors.js';
+import { ConflictError, type FieldError, ValidationError } from '../../core/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { findOwnedDevice } from '../devices/devices-service.js';
 import { emitEvent } from '../events/emit.js';

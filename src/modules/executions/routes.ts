@@ -1,8 +1,8 @@
 // Run history for keys with `runs:read`, and execution reporting for the application.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { pageRequest } from '../../http/paging.js';
+import { pageRequest } from '../../core/paging.js';
 import { callerOf, keyRoute, sessionRoute } from '../../http/route-auth.js';
-import { errors } from '../../http/schema-helpers.js';
+import { errors } from '../../core/schema.js';
 import type { ExecutionReporter } from './report.js';
 import { ReportBody, Run, RunIdParams, RunListQuery, RunPage } from './schemas.js';
 import type { RunHistoryService } from './service.js';

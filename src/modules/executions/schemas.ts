@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { PageQuery, Paged } from '../../http/paging.js';
-import { DateTime, Id, StringEnum } from '../../http/schema-helpers.js';
+import { PageQuery, Paged } from '../../core/paging.js';
+import { DateTime, Id, StringEnum } from '../../core/schema.js';
 
 export const RUN_STATUSES = ['running', 'completed', 'failed', 'stopped'] as const;
 export const EXECUTION_TYPES = ['block', 'python'] as const;

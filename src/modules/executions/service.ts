@@ -1,8 +1,8 @@
 // Run history reads (keys with `runs:read`): newest first, filtered on the indexed columns.
 import type { Kysely } from 'kysely';
 import type { Database, RunStatus } from '../../db/schema.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
-import { offsetOf, type PageRequest, pageOf } from '../../http/paging.js';
+import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { offsetOf, type PageRequest, pageOf } from '../../core/paging.js';
 import { parseTimestamp, presentRun } from './present.js';
 import { storedRunCount } from './run-counts.js';
 

@@ -1,8 +1,8 @@
 // Macro management: application (session) routes only; keys never create or change macros.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { pageRequest } from '../../http/paging.js';
+import { pageRequest } from '../../core/paging.js';
 import { callerOf, sessionRoute } from '../../http/route-auth.js';
-import { errors, IdParams } from '../../http/schema-helpers.js';
+import { errors, IdParams } from '../../core/schema.js';
 import { CreateMacroBody, Macro, MacroListQuery, MacroPage, UpdateMacroBody } from './schemas.js';
 import type { MacroService } from './service.js';
 

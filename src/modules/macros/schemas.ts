@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { PageQuery, Paged } from '../../http/paging.js';
-import { DateTime, StringEnum } from '../../http/schema-helpers.js';
+import { PageQuery, Paged } from '../../core/paging.js';
+import { DateTime, StringEnum } from '../../core/schema.js';
 
 export const MACRO_KINDS = ['python', 'block'] as const;
 

@@ -5,8 +5,8 @@ import type { Kysely } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import type { Database, MacrosTable } from '../../db/schema.js';
 import { containsInsensitive, textSortKey } from '../../db/text.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
-import { offsetOf, type PageRequest, pageOf } from '../../http/paging.js';
+import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { offsetOf, type PageRequest, pageOf } from '../../core/paging.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
 

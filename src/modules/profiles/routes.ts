@@ -1,7 +1,7 @@
 // Settings profiles: full-access keys only (the routes have no scope of their own).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf, fullAccessKeyRoute } from '../../http/route-auth.js';
-import { errors } from '../../http/schema-helpers.js';
+import { errors } from '../../core/schema.js';
 import { CreateProfileBody, DeletedProfile, Profile, ProfileIdParams, ProfileList, ProfileListQuery, UpdateProfileBody } from './schemas.js';
 import type { ProfileService } from './service.js';
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Id } from '../../http/schema-helpers.js';
+import { DateTime, Id } from '../../core/schema.js';
 
 /** `args` as JSON, at most 64 KB (service-api.md, Limits). Checked in the service: JSON Schema cannot measure it. */
 export const ARGS_MAX_BYTES = 65_536;

@@ -6,7 +6,7 @@ import { type DialectName, isUniqueViolation } from '../../db/database.js';
 import { lockProfileRow } from '../../db/locks.js';
 import type { Database } from '../../db/schema.js';
 import { textSortKey } from '../../db/text.js';
-import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { DEFAULT_PROFILE_NAME, ensureDefaultProfile } from './default-profile.js';
 import { ARGS_MAX_BYTES } from './schemas.js';

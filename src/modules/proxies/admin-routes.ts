@@ -1,7 +1,7 @@
 // The operator grants managed proxies to an account and takes them away.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { adminRoute } from '../../http/route-auth.js';
-import { errors, IdParams } from '../../http/schema-helpers.js';
+import { errors, IdParams } from '../../core/schema.js';
 import type { ProxyService } from './proxy-service.js';
 import { ManagedProxyBody, Proxy } from './schemas.js';
 

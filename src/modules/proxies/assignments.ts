@@ -4,7 +4,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { lockDeviceRow } from '../../db/locks.js';
 import type { Database, ProxyAssignmentsTable, SessionType } from '../../db/schema.js';
-import { NotFoundError } from '../../http/errors.js';
+import { NotFoundError } from '../../core/errors.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
 import { findOwnedDevice } from '../devices/devices-service.js';

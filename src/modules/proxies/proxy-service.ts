@@ -2,8 +2,8 @@
 // Managed proxies (granted by the operator) are readable but not changeable by the user.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, ProxyMode, ProxyScheme, SessionType } from '../../db/schema.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
-import { offsetOf, type PageRequest, pageOf } from '../../http/paging.js';
+import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { offsetOf, type PageRequest, pageOf } from '../../core/paging.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Targeting } from './gateways.js';
 import { IMPORT_MAX_LINES, identityOf, maskLine, normaliseHost, type ParsedProxy, parseProxyLine } from './import-parser.js';

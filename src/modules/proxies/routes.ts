@@ -2,9 +2,9 @@
 // session reports usage. Handlers only translate HTTP to the services.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { pageRequest } from '../../http/paging.js';
+import { pageRequest } from '../../core/paging.js';
 import { callerOf, fullAccessKeyRoute, sessionRoute } from '../../http/route-auth.js';
-import { errors, IdParams } from '../../http/schema-helpers.js';
+import { errors, IdParams } from '../../core/schema.js';
 import type { ProxyModule } from './module.js';
 import {
   AssignmentList,

@@ -1,7 +1,7 @@
 // Route schemas for proxies, assignments, connection info and usage.
 import { Type } from 'typebox';
-import { PageQuery, Paged } from '../../http/paging.js';
-import { DateTime, Id, Nullable, StringEnum } from '../../http/schema-helpers.js';
+import { PageQuery, Paged } from '../../core/paging.js';
+import { DateTime, Id, Nullable, StringEnum } from '../../core/schema.js';
 import { GATEWAYS } from './gateways.js';
 import { IMPORT_MAX_LINES } from './import-parser.js';
 

@@ -3,7 +3,7 @@
 // so the report reads only the roll-up, however many samples there are.
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { ValidationError } from '../../http/errors.js';
+import { ValidationError } from '../../core/errors.js';
 import { type Clock, DAY_MS, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
 import type { PERIODS } from './schemas.js';

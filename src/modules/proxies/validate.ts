@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { type AddressPolicy, AddressRefusedError, vetHost } from '../../lib/address-policy.js';
 import type { Clock } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';

@@ -2,7 +2,7 @@
 // numeric-id route /api/executions/:id sits one level up, so the two never collide.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf, keyRoute } from '../../http/route-auth.js';
-import { errors } from '../../http/schema-helpers.js';
+import { errors } from '../../core/schema.js';
 import { MAX_LINES_DEFAULT, RunLog, RunLogParams, RunLogQuery } from './schemas.js';
 import type { RunLogService } from './service.js';
 

@@ -1,7 +1,7 @@
 // Reading a run's logs by its string execution id, with the seq cursor.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { NotFoundError } from '../../http/errors.js';
+import { NotFoundError } from '../../core/errors.js';
 import { findRunByExecutionId } from '../executions/present.js';
 import { readLinesAfter, readNewestLines } from './store.js';
 

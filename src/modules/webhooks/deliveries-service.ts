@@ -1,8 +1,8 @@
 // The delivery log (list, read, redeliver) and custom events from the application.
 import type { Kysely } from 'kysely';
 import type { Database, DeliveryStatus, WebhookDeliveriesTable } from '../../db/schema.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
-import { offsetOf, type PageRequest, pageOf } from '../../http/paging.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
+import { offsetOf, type PageRequest, pageOf } from '../../core/paging.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
 import { emitEvent } from '../events/emit.js';

@@ -4,7 +4,7 @@ import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { lockUserRow } from '../../db/locks.js';
 import type { Database, WebhookEndpointsTable } from '../../db/schema.js';
-import { type FieldError, LimitReachedError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { type FieldError, LimitReachedError, NotFoundError, ValidationError } from '../../core/errors.js';
 import type { AddressPolicy } from '../../lib/address-policy.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';

@@ -1,8 +1,8 @@
 // Webhook endpoints and the delivery log (full-access keys); custom events (the application).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { pageRequest } from '../../http/paging.js';
+import { pageRequest } from '../../core/paging.js';
 import { callerOf, fullAccessKeyRoute, sessionRoute } from '../../http/route-auth.js';
-import { errors, IdParams } from '../../http/schema-helpers.js';
+import { errors, IdParams } from '../../core/schema.js';
 import type { WebhookDeliveryService } from './deliveries-service.js';
 import type { WebhookEndpointService } from './endpoints-service.js';
 import {

@@ -1,7 +1,7 @@
 // Route schemas for webhook endpoints, deliveries and custom events.
 import { Type } from 'typebox';
-import { PageQuery, Paged } from '../../http/paging.js';
-import { DateTime, Id, StringEnum } from '../../http/schema-helpers.js';
+import { PageQuery, Paged } from '../../core/paging.js';
+import { DateTime, Id, StringEnum } from '../../core/schema.js';
 
 export const SCOPE_MODES = ['all', 'groups', 'devices'] as const;
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'exhausted'] as const;

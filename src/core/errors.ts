@@ -1,0 +1,94 @@
+// One error type per failure kind, each carrying its status and `details.code`. Services
+// throw these; the error handler turns them into the envelope {message, details: {code}}.
+export type ErrorDetails = Record<string, unknown>;
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: ErrorDetails = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class BadRequestError extends AppError {
+  constructor(message: string, code = 'bad_request') {
+    super(400, code, message);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(code: 'missing_api_key' | 'invalid_api_key' | 'api_key_not_user_scoped' | 'missing_credentials' | 'invalid_credentials', message: string, headers: Record<string, string> = {}) {
+    super(401, code, message, {}, headers);
+  }
+}
+
+export class SubscriptionRequiredError extends AppError {
+  constructor() {
+    super(402, 'subscription_required', 'This account has no active subscription or trial. Subscribe (or ask the operator to restore the plan) and the same keys work again.');
+  }
+}
+
+export class InsufficientScopeError extends AppError {
+  constructor(required: string[]) {
+    super(
+      403,
+      'insufficient_scope',
+      required.length === 0
+        ? 'This route needs a full-access key (a key created with no scopes).'
+        : `This key lacks the scope this route needs: ${required.join(', ')}.`,
+      { required_scopes: required, ...(required.length === 0 ? { full_access_required: true } : {}) },
+    );
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message = 'Not found.', code = 'not_found', extra: ErrorDetails = {}) {
+    super(404, code, message, extra);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(code: string, message: string) {
+    super(409, code, message);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(limitBytes: number) {
+    super(413, 'payload_too_large', `The request body is larger than this route accepts (${limitBytes} bytes).`, { limit: limitBytes });
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(errors: FieldError[], message?: string) {
+    super(422, 'validation_failed', message ?? `Validation failed: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`, { errors });
+  }
+}
+
+/** 422 for a count limit (keys, webhook endpoints), with the limit in the details. */
+export class LimitReachedError extends AppError {
+  constructor(code: string, message: string, limit: number) {
+    super(422, code, message, { limit });
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor(message: string, headers: Record<string, string>) {
+    super(429, 'rate_limit_exceeded', message, {}, headers);
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  constructor(code: string, message: string) {
+    super(503, code, message);
+  }
+}
