@@ -14,7 +14,9 @@ import { installValidation } from './http/validation.js';
 import { systemResolver } from './lib/address-policy.js';
 import { PASSWORD_HASH_PARAMS } from './lib/crypto.js';
 import { accountRoutes } from './modules/accounts/routes.js';
+import { sessionGuard } from './modules/accounts/session-guard.js';
 import { AccountService } from './modules/accounts/service.js';
+import { adminGuard } from './modules/admin/guard.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { LocalAuthEpoch, RedisAuthEpoch } from './modules/api-keys/auth-epoch.js';
 import { KeyResolver } from './modules/api-keys/key-resolver.js';
@@ -109,7 +111,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const accounts = new AccountService(db.kysely, clock, deps.passwordParams ?? PASSWORD_HASH_PARAMS);
   const keys = new ApiKeyService(db.kysely, db.dialect, clock, resolver, lastUsed);
 
-  installGuards(app, { gate, db: db.kysely, clock, adminToken: config.adminToken });
+  installGuards(app, { keyGate: gate, session: sessionGuard(db.kysely, clock), admin: adminGuard(config.adminToken) });
   const registry = installMetrics(app, !deps.logStream);
   await installOpenApi(app, config.baseUrl);
 
