@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { KEY_PATTERN } from './modules/api-keys/key-format.js';
+import { KEY_PATTERN } from './modules/api-keys/index.js';
 
 export interface Config {
   port: number;

@@ -6,7 +6,7 @@ import type { Redis } from './db/redis.js';
 import type { Resolver } from './lib/address-policy.js';
 import type { Clock } from './lib/clock.js';
 import type { ScryptParams } from './lib/crypto.js';
-import type { Geolocator } from './modules/proxies/geo.js';
+import type { Geolocator } from './modules/proxies/index.js';
 
 export interface Deps {
   config: Config;

@@ -6,9 +6,10 @@ import { type Db, openDatabase, sqliteFileIn } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { connectRedis, redisReady } from './db/redis.js';
 import { systemClock } from './lib/clock.js';
-import { CliError, runAdminCommand } from './modules/admin/cli.js';
-import { runCodeCommand } from './modules/code-sync/cli.js';
-import { createWebhookWorker, type WebhookWorkerHandle } from './modules/webhooks/runner.js';
+import { CliError } from './lib/cli-error.js';
+import { runAdminCommand } from './modules/admin/index.js';
+import { runCodeCommand } from './modules/code-sync/index.js';
+import { createWebhookWorker, type WebhookWorkerHandle } from './modules/webhooks/index.js';
 import pino from 'pino';
 
 const USAGE = `Usage: svc <command>

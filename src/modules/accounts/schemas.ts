@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Nullable } from '../../core/schema.js';
-import { Subscription } from '../billing/schemas.js';
+import { Subscription } from '../billing/index.js';
 
 export const User = Type.Object(
   { id: Type.Integer(), email: Type.String(), name: Nullable(Type.String()), created_at: DateTime() },

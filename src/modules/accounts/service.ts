@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { ConflictError, NotFoundError, UnauthorizedError } from '../../core/errors.js';
 import { type Clock, DAY_MS, toIso } from '../../lib/clock.js';
 import { hashPassword, type ScryptParams, verifyPassword } from '../../lib/crypto.js';
-import { loadSubscription, presentSubscription, TRIAL_DAYS } from '../billing/subscription.js';
+import { loadSubscription, presentSubscription, TRIAL_DAYS } from '../billing/index.js';
 import { createSession } from './sessions.js';
 
 export interface UserRow {

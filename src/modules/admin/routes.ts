@@ -7,11 +7,11 @@ import type { Database } from '../../db/schema.js';
 import { adminRoute } from '../../http/route-auth.js';
 import { DateTime, errors, IdParams, Nullable, StringEnum } from '../../core/schema.js';
 import type { Clock } from '../../lib/clock.js';
-import { normaliseEmail, presentUser } from '../accounts/service.js';
-import type { KeyResolver } from '../api-keys/key-resolver.js';
-import { SUBSCRIPTION_STATUSES, Subscription } from '../billing/schemas.js';
-import { loadSubscription, presentSubscription, setSubscription } from '../billing/subscription.js';
-import { User } from '../accounts/schemas.js';
+import { normaliseEmail, presentUser } from '../accounts/index.js';
+import type { KeyResolver } from '../api-keys/index.js';
+import { SUBSCRIPTION_STATUSES, Subscription } from '../billing/index.js';
+import { loadSubscription, presentSubscription, setSubscription } from '../billing/index.js';
+import { User } from '../accounts/index.js';
 
 const SubscriptionPatch = Type.Object(
   {

@@ -6,7 +6,7 @@ import { lockUserRow } from '../../db/locks.js';
 import type { Database } from '../../db/schema.js';
 import { LimitReachedError, NotFoundError, SubscriptionRequiredError } from '../../core/errors.js';
 import { type Clock, toIso } from '../../lib/clock.js';
-import { isSubscriptionActive, loadSubscription } from '../billing/subscription.js';
+import { isSubscriptionActive, loadSubscription } from '../billing/index.js';
 import { type ExpiryChoice, expiryFor, generateKey, keyState } from './key-format.js';
 import type { KeyResolver } from './key-resolver.js';
 import type { LastUsedRecorder } from './last-used.js';

@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import type { Config } from '../../config.js';
-import { CliError } from '../admin/cli.js';
+import { CliError } from '../../lib/cli-error.js';
 import { worktreeHash } from './hash.js';
 import { readWorktree, type Worktree, WorktreeError, zipWorktree } from './worktree.js';
 

@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.js';
 import { NotFoundError } from '../../core/errors.js';
 import { decodeBase64Strict, decodedLength } from '../../lib/base64.js';
 import { type Clock, toIso } from '../../lib/clock.js';
-import { findOwnedMacro } from '../macros/service.js';
+import { findOwnedMacro } from '../macros/index.js';
 import { chooseEntry } from './entry.js';
 import { SnapshotRefusedError, zipRefused } from './errors.js';
 import { worktreeHash } from './hash.js';

@@ -9,7 +9,7 @@ import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { offsetOf, type PageRequest, pageOf, parseSort } from '../../core/paging.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
-import { ensureDefaultProfile } from '../profiles/default-profile.js';
+import { ensureDefaultProfile } from '../profiles/index.js';
 import type { DEVICE_SORTS } from './schemas.js';
 
 type DeviceSort = (typeof DEVICE_SORTS)[number];

@@ -5,10 +5,10 @@ import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, ExecutionsTable, RunStatus } from '../../db/schema.js';
 import { ConflictError, type FieldError, ValidationError } from '../../core/errors.js';
 import type { Clock } from '../../lib/clock.js';
-import { findOwnedDevice } from '../devices/devices-service.js';
-import { emitEvent } from '../events/emit.js';
+import { findOwnedDevice } from '../devices/index.js';
+import { emitEvent } from '../events/index.js';
 import { countRun } from './run-counts.js';
-import { findOwnedMacro } from '../macros/service.js';
+import { findOwnedMacro } from '../macros/index.js';
 import { findRunByExecutionId, parseTimestamp, presentRun, type RunRecord, type RunRow } from './present.js';
 import { ERROR_MESSAGE_MAX } from './schemas.js';
 

@@ -7,7 +7,7 @@ import type { Database, ProxyAssignmentsTable, SessionType } from '../../db/sche
 import { NotFoundError } from '../../core/errors.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
-import { findOwnedDevice } from '../devices/devices-service.js';
+import { findOwnedDevice } from '../devices/index.js';
 import { presentProxy, type ProxyRow } from './present.js';
 import { findOwnedProxy } from './proxy-service.js';
 import { newSessionId } from './validate.js';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ExecutionIdString } from '../executions/schemas.js';
+import { ExecutionIdString } from '../executions/index.js';
 
 export const MAX_LINES_DEFAULT = 200;
 export const MAX_LINES_MAX = 1000;

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFoundError } from '../../core/errors.js';
-import { findRunByExecutionId } from '../executions/present.js';
+import { findRunByExecutionId } from '../executions/index.js';
 import { readLinesAfter, readNewestLines } from './store.js';
 
 export class RunLogService {

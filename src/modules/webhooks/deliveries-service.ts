@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../core/errors
 import { offsetOf, type PageRequest, pageOf } from '../../core/paging.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
-import { emitEvent } from '../events/emit.js';
+import { emitEvent } from '../events/index.js';
 import { ringDeliveryBell } from './nudge.js';
 import { CUSTOM_DATA_MAX_BYTES } from './schemas.js';
 

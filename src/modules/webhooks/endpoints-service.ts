@@ -9,7 +9,7 @@ import type { AddressPolicy } from '../../lib/address-policy.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
 import { encryptSecret } from '../../lib/crypto.js';
-import { emitEvent } from '../events/emit.js';
+import { emitEvent } from '../events/index.js';
 import { scopeOf } from './fan-out.js';
 import { failPendingDeliveries } from './queue.js';
 import { newSigningSecret, type Scope, SECRET_PREFIX_LENGTH } from './rules.js';
