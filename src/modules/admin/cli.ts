@@ -1,7 +1,7 @@
 // `svc admin …`: the admin operations for a person at a terminal, by calling the admin API
 // of a running server (BASE_URL) with ADMIN_TOKEN.
 import { parseArgs } from 'node:util';
-import type { Config } from '../../config.js';
+import type { LoadedConfig as Config } from '../../config.js';
 import { CliError } from '../../lib/cli-error.js';
 
 async function call(config: Config, method: string, path: string, body?: unknown): Promise<unknown> {

@@ -1,4 +1,4 @@
 // The admin module's front door: the operator's API, its guard and `svc admin`.
 export { runAdminCommand } from './cli.js';
 export { adminGuard } from './guard.js';
-export { adminRoutes } from './routes.js';
+export { type AdminModuleDeps, buildAdminModule } from './module.js';

@@ -1,4 +1,4 @@
 // The billing module's front door: the subscription rule and the subscription record.
-export { billingRoutes } from './routes.js';
+export { buildBillingModule } from './module.js';
 export { SUBSCRIPTION_STATUSES, Subscription } from './schemas.js';
 export { isSubscriptionActive, loadSubscription, presentSubscription, setSubscription, type SubscriptionRow, TRIAL_DAYS } from './subscription.js';

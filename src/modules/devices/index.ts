@@ -1,4 +1,4 @@
 // The devices module's front door: devices and device groups.
-export { DeviceService, findOwnedDevice } from './devices-service.js';
-export { GroupService } from './groups-service.js';
-export { deviceRoutes } from './routes.js';
+export { type DeviceService, findOwnedDevice } from './devices-service.js';
+export type { GroupService } from './groups-service.js';
+export { buildDevicesModule, type DevicesServices } from './module.js';

@@ -1,3 +1,3 @@
 // The macros module's front door.
-export { macroRoutes } from './routes.js';
-export { findOwnedMacro, MacroService } from './service.js';
+export { buildMacrosModule, type MacrosServices } from './module.js';
+export { findOwnedMacro, type MacroService } from './service.js';

@@ -1,5 +1,4 @@
 // The proxies module's front door.
-export { adminProxyRoutes } from './admin-routes.js';
+export type { ProxyChecker } from './checker.js';
 export type { Geolocator } from './geo.js';
-export { buildProxyModule } from './module.js';
-export { proxyRoutes } from './routes.js';
+export { buildProxiesModule, type ProxiesModuleDeps, type ProxiesServices } from './module.js';

@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { pageRequest } from '../../core/paging.js';
 import { callerOf, fullAccessKeyRoute, sessionRoute } from '../../http/route-auth.js';
 import { errors, IdParams } from '../../core/schema.js';
-import type { ProxyModule } from './module.js';
+import type { ProxiesServices } from './module.js';
 import {
   AssignmentList,
   Assignment,
@@ -28,7 +28,7 @@ import {
 
 const NoContent = { 204: { type: 'null' } } as const;
 
-export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
+export function proxyRoutes(m: ProxiesServices): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['proxies'];
     const key = fullAccessKeyRoute();

@@ -1,3 +1,3 @@
 // The run-logs module's front door.
-export { runLogRoutes } from './routes.js';
-export { RunLogService } from './service.js';
+export { buildRunLogsModule, type RunLogsServices } from './module.js';
+export type { RunLogService } from './service.js';

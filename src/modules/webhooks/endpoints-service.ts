@@ -32,8 +32,8 @@ export interface EndpointInput {
 const SECRET_WARNING = 'Store this signing secret now: it is not shown again. Regenerate it if it is lost.';
 
 export interface EndpointServiceOptions {
-  /** Read at use time: `svc openapi` builds the app without a key. */
-  secretKey: () => Buffer | undefined;
+  /** SECRET_KEY: signing secrets are encrypted with it, since signing needs them back. */
+  secretKey: Buffer;
   addressPolicy: AddressPolicy;
 }
 
@@ -58,7 +58,7 @@ export class WebhookEndpointService {
   async create(userId: number, input: EndpointInput & { url: string }) {
     const url = await checkEndpointUrl(input.url, this.options.addressPolicy);
     const secret = newSigningSecret();
-    const sealed = encryptSecret(secret, this.key());
+    const sealed = encryptSecret(secret, this.options.secretKey);
     const now = this.clock.now();
     const endpoint = await this.db.transaction().execute(async (trx) => {
       // The user row lock serialises creates, so two at once cannot both be the 10th.
@@ -128,7 +128,7 @@ export class WebhookEndpointService {
     const secret = newSigningSecret();
     const row = await this.db
       .updateTable('webhook_endpoints')
-      .set({ secret_encrypted: encryptSecret(secret, this.key()), secret_prefix: secret.slice(0, SECRET_PREFIX_LENGTH), updated_at: this.clock.now() })
+      .set({ secret_encrypted: encryptSecret(secret, this.options.secretKey), secret_prefix: secret.slice(0, SECRET_PREFIX_LENGTH), updated_at: this.clock.now() })
       .where('id', '=', id)
       .where('user_id', '=', userId)
       .returningAll()
@@ -147,12 +147,6 @@ export class WebhookEndpointService {
       const { eventId } = await emitEvent(trx, { userId, type: 'webhook.test', data, deviceId: null, at: this.clock.now(), endpointId: id });
       return { queued: true, event_id: eventId, message: 'A webhook.test event was queued for this endpoint.' };
     });
-  }
-
-  private key(): Buffer {
-    const key = this.options.secretKey();
-    if (!key) throw new Error('SECRET_KEY is not set: webhook secrets cannot be encrypted');
-    return key;
   }
 
   private async present(db: Db, row: EndpointRow) {

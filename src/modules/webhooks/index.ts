@@ -1,5 +1,5 @@
 // The webhooks module's front door: endpoints, deliveries and the delivery worker.
-export { WebhookDeliveryService } from './deliveries-service.js';
-export { WebhookEndpointService } from './endpoints-service.js';
-export { webhookRoutes } from './routes.js';
+export type { WebhookDeliveryService } from './deliveries-service.js';
+export type { WebhookEndpointService } from './endpoints-service.js';
+export { buildWebhooksModule, type WebhooksModuleDeps, type WebhooksServices } from './module.js';
 export { createWebhookWorker, type WebhookWorkerHandle } from './runner.js';
