@@ -37,11 +37,13 @@ export function limiterFactory(deps: Pick<Deps, 'config' | 'clock' | 'redis'>) {
 export function buildModules(deps: ModulesDeps) {
   const base = { config: deps.config, db: deps.db, clock: deps.clock };
   const apiKeys = buildApiKeysModule({ ...base, redis: deps.redis, log: deps.log, warnSharedState: deps.warnSharedState });
+  // Key look-ups cache the subscription, so billing tells the key cache about every change.
+  const billing = buildBillingModule({ ...base, keyCache: apiKeys.services.resolver });
   return {
     accounts: buildAccountsModule({ ...base, passwordParams: deps.passwordParams ?? PASSWORD_HASH_PARAMS, limiter: limiterFactory(deps) }),
-    billing: buildBillingModule(base),
+    billing,
     apiKeys,
-    admin: buildAdminModule({ ...base, resolver: apiKeys.services.resolver }),
+    admin: buildAdminModule({ ...base, subscriptions: billing.services.subscriptions }),
     macros: buildMacrosModule(base),
     codeSync: buildCodeSyncModule(base),
     devices: buildDevicesModule(base),

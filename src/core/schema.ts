@@ -28,6 +28,8 @@ export const DateTime = (options: Record<string, unknown> = {}) => Type.String({
 export const Id = (description = 'Identifier') => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
 
 export const IdParams = Type.Object({ id: Id() });
+/** A service input naming one record by its id. */
+export type IdInput = Static<typeof IdParams>;
 
 /** The error envelope every failure uses. */
 export const ErrorBody = Type.Object(

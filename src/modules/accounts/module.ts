@@ -21,7 +21,6 @@ export function buildAccountsModule(deps: AccountsModuleDeps): BuiltModule<Accou
   return {
     routes: accountRoutes({
       accounts,
-      db: db.kysely,
       clock,
       // Sign-up and sign-in attempts per client address, against password guessing.
       signInLimiter: deps.limiter('signin', config.authRateLimitPerIp),

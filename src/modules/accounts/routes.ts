@@ -3,20 +3,18 @@
 import { serialize } from 'cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
 import { RateLimitedError } from '../../core/errors.js';
 import { type FixedWindowLimiter, rateLimitHeaders } from '../../http/rate-limit.js';
-import { callerOf, publicRoute, sessionRoute } from '../../http/route-auth.js';
+import { contextOf, originOf } from '../../http/request-context.js';
+import { publicRoute, sessionRoute } from '../../http/route-auth.js';
 import { errors } from '../../core/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { LoginBody, Me, SignedIn, SignupBody } from './schemas.js';
 import type { AccountService } from './service.js';
-import { deleteSession, type IssuedSession, SESSION_COOKIE, SESSION_DAYS } from './sessions.js';
+import { type IssuedSession, SESSION_COOKIE, SESSION_DAYS } from './sessions.js';
 
 export interface AccountRouteDeps {
   accounts: AccountService;
-  db: Kysely<Database>;
   clock: Clock;
   signInLimiter: FixedWindowLimiter;
   secureCookies: boolean;
@@ -50,7 +48,7 @@ export function accountRoutes(deps: AccountRouteDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) => {
-        const result = await deps.accounts.signup(request.body);
+        const result = await deps.accounts.signup(originOf(request), request.body);
         setSessionCookie(reply, result.session);
         return reply.code(201).send(result);
       },
@@ -64,7 +62,7 @@ export function accountRoutes(deps: AccountRouteDeps): FastifyPluginAsyncTypebox
         schema: { tags: ['accounts'], summary: 'Sign in', body: LoginBody, response: { 200: SignedIn, ...errors(400, 401, 422, 429) } },
       },
       async (request, reply) => {
-        const result = await deps.accounts.login(request.body);
+        const result = await deps.accounts.login(originOf(request), request.body);
         setSessionCookie(reply, result.session);
         return result;
       },
@@ -74,8 +72,7 @@ export function accountRoutes(deps: AccountRouteDeps): FastifyPluginAsyncTypebox
       '/api/auth/logout',
       { config: sessionRoute(), schema: { tags: ['accounts'], summary: 'Sign out; the session stops working at once', response: { 204: { type: 'null' }, ...errors(401) } } },
       async (request, reply) => {
-        const { sessionId } = callerOf(request);
-        if (sessionId !== null) await deleteSession(deps.db, sessionId);
+        await deps.accounts.logout(contextOf(request));
         return reply.code(204).header('set-cookie', sessionCookie('', 0)).send(null);
       },
     );
@@ -83,7 +80,7 @@ export function accountRoutes(deps: AccountRouteDeps): FastifyPluginAsyncTypebox
     app.get(
       '/api/auth/me',
       { config: sessionRoute(), schema: { tags: ['accounts'], summary: 'The signed-in user and subscription', response: { 200: Me, ...errors(401) } } },
-      async (request) => deps.accounts.me(callerOf(request).userId),
+      async (request) => deps.accounts.me(contextOf(request)),
     );
   };
 }

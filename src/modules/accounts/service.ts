@@ -2,11 +2,13 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import type { CallOrigin, ServiceContext } from '../../core/context.js';
 import { ConflictError, NotFoundError, UnauthorizedError } from '../../core/errors.js';
 import { type Clock, DAY_MS, toIso } from '../../lib/clock.js';
 import { hashPassword, type ScryptParams, verifyPassword } from '../../lib/crypto.js';
 import { loadSubscription, presentSubscription, TRIAL_DAYS } from '../billing/index.js';
-import { createSession } from './sessions.js';
+import type { LoginInput, SignupInput } from './schemas.js';
+import { createSession, deleteSession } from './sessions.js';
 
 export interface UserRow {
   id: number;
@@ -35,7 +37,7 @@ export class AccountService {
     this.dummyHash = hashPassword('not-a-real-password', passwordParams);
   }
 
-  async signup(input: { email: string; password: string; name?: string }) {
+  async signup(_origin: CallOrigin, input: SignupInput) {
     const now = this.clock.now();
     const email = normaliseEmail(input.email);
     const passwordHash = await hashPassword(input.password, this.passwordParams);
@@ -57,7 +59,7 @@ export class AccountService {
     }
   }
 
-  async login(input: { email: string; password: string }) {
+  async login(_origin: CallOrigin, input: LoginInput) {
     const user = await this.db
       .selectFrom('users')
       .select(['id', 'email', 'name', 'created_at', 'password_hash', 'disabled_at'])
@@ -71,9 +73,14 @@ export class AccountService {
     return { user: presentUser(user), session, subscription: presentSubscription(await loadSubscription(this.db, user.id)) };
   }
 
-  async me(userId: number) {
-    const user = await this.db.selectFrom('users').select(['id', 'email', 'name', 'created_at']).where('id', '=', userId).executeTakeFirst();
+  async me(ctx: ServiceContext) {
+    const user = await this.db.selectFrom('users').select(['id', 'email', 'name', 'created_at']).where('id', '=', ctx.userId).executeTakeFirst();
     if (!user) throw new NotFoundError('No such user.');
-    return { user: presentUser(user), subscription: presentSubscription(await loadSubscription(this.db, userId)) };
+    return { user: presentUser(user), subscription: presentSubscription(await loadSubscription(this.db, ctx.userId)) };
+  }
+
+  /** Signs out the session that made the call; it stops working at once. A key caller has none to end. */
+  async logout(ctx: ServiceContext): Promise<void> {
+    if (ctx.sessionId !== null) await deleteSession(this.db, ctx.sessionId);
   }
 }

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.js';
 import { EXPIRY_CHOICES } from './key-format.js';
 import { SCOPES } from '../../core/context.js';
@@ -28,6 +28,7 @@ export const CreateKeyBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type CreateKeyInput = Static<typeof CreateKeyBody>;
 
 export const CreatedKey = Type.Object({
   key: Type.String({ description: 'The whole key. It is returned only here, once.' }),

@@ -7,10 +7,12 @@ import type { Database } from '../../db/schema.js';
 import { LimitReachedError, NotFoundError, SubscriptionRequiredError } from '../../core/errors.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { isSubscriptionActive, loadSubscription } from '../billing/index.js';
-import { type ExpiryChoice, expiryFor, generateKey, keyState } from './key-format.js';
+import type { IdInput } from '../../core/schema.js';
+import { expiryFor, generateKey, keyState } from './key-format.js';
 import type { KeyResolver } from './key-resolver.js';
 import type { LastUsedRecorder } from './last-used.js';
-import type { Scope } from '../../core/context.js';
+import type { CreateKeyInput } from './schemas.js';
+import type { Scope, ServiceContext } from '../../core/context.js';
 
 export const MAX_ACTIVE_KEYS = 25;
 
@@ -50,7 +52,8 @@ export class ApiKeyService {
     private readonly lastUsed: LastUsedRecorder,
   ) {}
 
-  async create(userId: number, input: { name: string; expires_in?: ExpiryChoice; scopes?: Scope[] }) {
+  async create(ctx: ServiceContext, input: CreateKeyInput) {
+    const { userId } = ctx;
     const now = this.clock.now();
     if (!isSubscriptionActive(await loadSubscription(this.db, userId), now)) throw new SubscriptionRequiredError();
     const scopes = [...new Set(input.scopes ?? [])];
@@ -92,15 +95,16 @@ export class ApiKeyService {
     return { key, api_key: presentKey(row, now) };
   }
 
-  async list(userId: number) {
+  async list(ctx: ServiceContext) {
     await this.lastUsed.flush();
-    const rows = await this.db.selectFrom('api_keys').select(KEY_COLUMNS).where('user_id', '=', userId).orderBy('id', 'desc').execute();
+    const rows = await this.db.selectFrom('api_keys').select(KEY_COLUMNS).where('user_id', '=', ctx.userId).orderBy('id', 'desc').execute();
     const now = this.clock.now();
     return { items: rows.map((row) => presentKey(row, now)) };
   }
 
   /** Revoking an already revoked key answers the same record. */
-  async revoke(userId: number, keyId: number) {
+  async revoke(ctx: ServiceContext, { id: keyId }: IdInput) {
+    const { userId } = ctx;
     const now = this.clock.now();
     await this.db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
     await this.lastUsed.flush();

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { DateTime, StringEnum } from '../../core/schema.js';
 
 const Hash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'sha256 hex of the manifest (docs/code-sync.md), lowercase' });
@@ -15,6 +15,7 @@ export const SnapshotBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type SnapshotUpload = Static<typeof SnapshotBody>;
 
 export const CodeState = Type.Object(
   {

@@ -3,7 +3,9 @@
 // Every check runs before anything is written, so a refused upload changes nothing.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { ServiceContext } from '../../core/context.js';
 import { NotFoundError } from '../../core/errors.js';
+import type { IdInput } from '../../core/schema.js';
 import { decodeBase64Strict, decodedLength } from '../../lib/base64.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { findOwnedMacro } from '../macros/index.js';
@@ -11,6 +13,7 @@ import { chooseEntry } from './entry.js';
 import { SnapshotRefusedError, zipRefused } from './errors.js';
 import { worktreeHash } from './hash.js';
 import { ownedImageIds } from './image-library.js';
+import type { SnapshotUpload } from './schemas.js';
 import { readTree } from './tree.js';
 import { type SnapshotSummary, SnapshotStore } from './snapshot-store.js';
 import { firstImageUses, snapshotWarnings, type Warning } from './warnings.js';
@@ -27,12 +30,6 @@ export const SNAPSHOT_LIMITS = {
   /** Files above this get a `large_file` warning. */
   largeFileBytes: MiB,
 } as const;
-
-export interface SnapshotUpload {
-  zip_file_base64: string;
-  worktree_hash: string;
-  entry_path?: string;
-}
 
 export interface UploadAnswer {
   worktree_hash: string;
@@ -75,14 +72,15 @@ export class CodeSyncService {
     return macro;
   }
 
-  async state(userId: number, macroId: number) {
-    await this.findCodeMacro(userId, macroId);
+  async state(ctx: ServiceContext, { id: macroId }: IdInput) {
+    await this.findCodeMacro(ctx.userId, macroId);
     const current = await this.store.current(macroId);
     if (!current) throw new NotFoundError('This macro has never been synced. Upload its code with POST /api/macros/{id}/code-snapshot.', 'code_not_synced');
     return presentState(current);
   }
 
-  async upload(userId: number, macroId: number, input: SnapshotUpload): Promise<UploadAnswer> {
+  async upload(ctx: ServiceContext, { id: macroId, ...input }: IdInput & SnapshotUpload): Promise<UploadAnswer> {
+    const { userId } = ctx;
     await this.findCodeMacro(userId, macroId);
     const zip = decodeZip(input.zip_file_base64);
     const files = await readTree(zip, SNAPSHOT_LIMITS);

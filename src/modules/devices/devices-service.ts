@@ -5,12 +5,14 @@ import type { DialectName } from '../../db/database.js';
 import { lockProfileRow } from '../../db/locks.js';
 import type { Database, DevicesTable } from '../../db/schema.js';
 import { containsInsensitive, textSortKey } from '../../db/text.js';
+import type { ServiceContext } from '../../core/context.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
-import { offsetOf, type PageRequest, pageOf, parseSort } from '../../core/paging.js';
+import { offsetOf, pageOf, pageRequest, parseSort } from '../../core/paging.js';
+import type { IdInput } from '../../core/schema.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
 import { ensureDefaultProfile } from '../profiles/index.js';
-import type { DEVICE_SORTS } from './schemas.js';
+import type { CreateCloudDeviceInput, CreateDeviceInput, DEVICE_SORTS, DeviceListInput, UpdateDeviceInput } from './schemas.js';
 
 type DeviceSort = (typeof DEVICE_SORTS)[number];
 type DeviceRow = Omit<DevicesTable, 'id' | 'run_count'> & { id: number; run_count: number };
@@ -39,12 +41,7 @@ export async function findOwnedDevice(db: Kysely<Database> | Transaction<Databas
 
 const invalid = (path: string, message: string) => new ValidationError([{ path, message }]);
 
-export interface DeviceChanges {
-  name?: string;
-  group_id?: number | null;
-  macro_id?: number | null;
-  profile_id?: number | null;
-}
+type DeviceChanges = UpdateDeviceInput;
 
 export class DeviceService {
   constructor(
@@ -85,15 +82,16 @@ export class DeviceService {
     return presentDevice(row);
   }
 
-  createLocal(userId: number, input: { name: string; port: number; group_id?: number | null }) {
-    return this.insert(userId, { name: input.name, port: input.port, group_id: input.group_id, hosted: false });
+  createLocal(ctx: ServiceContext, input: CreateDeviceInput) {
+    return this.insert(ctx.userId, { name: input.name, port: input.port, group_id: input.group_id, hosted: false });
   }
 
-  createCloud(userId: number, input: { name: string; group_id?: number | null }) {
-    return this.insert(userId, { name: input.name, port: null, group_id: input.group_id, hosted: true });
+  createCloud(ctx: ServiceContext, input: CreateCloudDeviceInput) {
+    return this.insert(ctx.userId, { name: input.name, port: null, group_id: input.group_id, hosted: true });
   }
 
-  async update(userId: number, deviceId: number, changes: DeviceChanges) {
+  async update(ctx: ServiceContext, { id: deviceId, ...changes }: IdInput & UpdateDeviceInput) {
+    const { userId } = ctx;
     const now = this.clock.now();
     const row = await this.db.transaction().execute(async (trx) => {
       const device = await findOwnedDevice(trx, userId, deviceId);
@@ -138,7 +136,8 @@ export class DeviceService {
   }
 
   /** Devices on the user's own machine only; cloud devices have their own lifecycle. */
-  async removeLocal(userId: number, deviceId: number): Promise<void> {
+  async removeLocal(ctx: ServiceContext, { id: deviceId }: IdInput): Promise<void> {
+    const { userId } = ctx;
     const device = await findOwnedDevice(this.db, userId, deviceId);
     if (device.is_hosted) {
       throw new NotFoundError('This is a cloud device, not a device on your own machine.', 'not_a_local_device');
@@ -146,8 +145,9 @@ export class DeviceService {
     await this.db.deleteFrom('devices').where('id', '=', deviceId).where('user_id', '=', userId).execute();
   }
 
-  async list(userId: number, filter: { macro_id?: number; group_id?: number; name?: string; sort?: string }, page: PageRequest) {
-    let query = this.db.selectFrom('devices').where('user_id', '=', userId);
+  async list(ctx: ServiceContext, filter: DeviceListInput) {
+    const page = pageRequest(filter);
+    let query = this.db.selectFrom('devices').where('user_id', '=', ctx.userId);
     if (filter.macro_id !== undefined) query = query.where('macro_id', '=', filter.macro_id);
     if (filter.group_id !== undefined) query = query.where('group_id', '=', filter.group_id);
     if (filter.name) query = query.where(containsInsensitive('name', filter.name));

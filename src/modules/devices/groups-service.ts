@@ -3,11 +3,13 @@ import { type Kysely, sql } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { containsInsensitive, textSortKey } from '../../db/text.js';
+import type { ServiceContext } from '../../core/context.js';
 import { NotFoundError } from '../../core/errors.js';
-import { offsetOf, type PageRequest, pageOf, parseSort } from '../../core/paging.js';
+import { offsetOf, pageOf, pageRequest, parseSort } from '../../core/paging.js';
+import type { IdInput } from '../../core/schema.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
-import type { GROUP_SORTS } from './schemas.js';
+import type { CreateGroupInput, GROUP_SORTS, GroupListInput, UpdateGroupInput } from './schemas.js';
 
 type GroupSort = (typeof GROUP_SORTS)[number];
 
@@ -54,7 +56,8 @@ export class GroupService {
     return presentGroup(row);
   }
 
-  async create(userId: number, input: { name: string; description?: string; kind: 'byod' | 'cloud' }) {
+  async create(ctx: ServiceContext, input: CreateGroupInput) {
+    const { userId } = ctx;
     const now = this.clock.now();
     const { id } = await this.db
       .insertInto('device_groups')
@@ -64,7 +67,8 @@ export class GroupService {
     return this.read(userId, id);
   }
 
-  async update(userId: number, groupId: number, input: { name?: string; description?: string | null }) {
+  async update(ctx: ServiceContext, { id: groupId, ...input }: IdInput & UpdateGroupInput) {
+    const { userId } = ctx;
     const result = await this.db
       .updateTable('device_groups')
       .set({
@@ -80,13 +84,14 @@ export class GroupService {
   }
 
   /** Its devices stay, with no group (ON DELETE SET NULL). */
-  async remove(userId: number, groupId: number): Promise<void> {
-    const result = await this.db.deleteFrom('device_groups').where('id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+  async remove(ctx: ServiceContext, { id: groupId }: IdInput): Promise<void> {
+    const result = await this.db.deleteFrom('device_groups').where('id', '=', groupId).where('user_id', '=', ctx.userId).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw new NotFoundError('No device group with this id.');
   }
 
-  async list(userId: number, filter: { name?: string; description?: string; sort?: string }, page: PageRequest) {
-    let query = this.selectGroups(userId);
+  async list(ctx: ServiceContext, filter: GroupListInput) {
+    const page = pageRequest(filter);
+    let query = this.selectGroups(ctx.userId);
     if (filter.name) query = query.where(containsInsensitive('g.name', filter.name));
     if (filter.description) query = query.where(containsInsensitive('g.description', filter.description));
     const { field, direction } = parseSort<GroupSort>(filter.sort, 'name');

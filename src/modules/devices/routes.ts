@@ -1,8 +1,8 @@
 // Devices and groups: the application changes them (session); keys with
 // `devices:control` list them.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { pageRequest } from '../../core/paging.js';
-import { callerOf, keyRoute, sessionRoute } from '../../http/route-auth.js';
+import { contextOf } from '../../http/request-context.js';
+import { keyRoute, sessionRoute } from '../../http/route-auth.js';
 import { errors, IdParams } from '../../core/schema.js';
 import type { DeviceService } from './devices-service.js';
 import type { GroupService } from './groups-service.js';
@@ -32,10 +32,7 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
         config: keyRoute('devices:control'),
         schema: { tags, summary: 'List devices', querystring: DeviceListQuery, response: { 200: DevicePage, ...errors(422) } },
       },
-      async (request) => {
-        const { page, page_size, ...filter } = request.query;
-        return devices.list(callerOf(request).userId, filter, pageRequest({ page, page_size }));
-      },
+      async (request) => devices.list(contextOf(request), request.query),
     );
     app.get(
       '/api/emulator/groups',
@@ -43,16 +40,13 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
         config: keyRoute('devices:control'),
         schema: { tags, summary: 'List device groups', querystring: GroupListQuery, response: { 200: GroupPage, ...errors(422) } },
       },
-      async (request) => {
-        const { page, page_size, ...filter } = request.query;
-        return groups.list(callerOf(request).userId, filter, pageRequest({ page, page_size }));
-      },
+      async (request) => groups.list(contextOf(request), request.query),
     );
 
     app.post(
       '/api/emulator/groups',
       { config: sessionRoute(), schema: { tags, summary: 'Create a device group', body: CreateGroupBody, response: { 201: DeviceGroup, ...errors(400, 422) } } },
-      async (request, reply) => reply.code(201).send(await groups.create(callerOf(request).userId, request.body)),
+      async (request, reply) => reply.code(201).send(await groups.create(contextOf(request), request.body)),
     );
     app.put(
       '/api/emulator/groups/:id',
@@ -60,7 +54,7 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
         config: sessionRoute(),
         schema: { tags, summary: 'Rename or describe a device group', params: IdParams, body: UpdateGroupBody, response: { 200: DeviceGroup, ...errors(400, 404, 422) } },
       },
-      async (request) => groups.update(callerOf(request).userId, request.params.id, request.body),
+      async (request) => groups.update(contextOf(request), { ...request.params, ...request.body }),
     );
     app.delete(
       '/api/emulator/groups/:id',
@@ -69,7 +63,7 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
         schema: { tags, summary: 'Delete a device group; its devices stay, with no group', params: IdParams, response: { ...NoContent, ...errors(404, 422) } },
       },
       async (request, reply) => {
-        await groups.remove(callerOf(request).userId, request.params.id);
+        await groups.remove(contextOf(request), request.params);
         return reply.code(204).send(null);
       },
     );
@@ -80,7 +74,7 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
         config: sessionRoute(),
         schema: { tags, summary: "Add a device on the user's own machine", body: CreateDeviceBody, response: { 201: Device, ...errors(400, 422) } },
       },
-      async (request, reply) => reply.code(201).send(await devices.createLocal(callerOf(request).userId, request.body)),
+      async (request, reply) => reply.code(201).send(await devices.createLocal(contextOf(request), request.body)),
     );
     app.put(
       '/api/emulator/devices/:id',
@@ -94,7 +88,7 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
           response: { 200: Device, ...errors(400, 404, 422) },
         },
       },
-      async (request) => devices.update(callerOf(request).userId, request.params.id, request.body),
+      async (request) => devices.update(contextOf(request), { ...request.params, ...request.body }),
     );
     app.delete(
       '/api/emulator/devices/:id',
@@ -103,7 +97,7 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
         schema: { tags, summary: "Remove a device on the user's own machine", params: IdParams, response: { ...NoContent, ...errors(404, 422) } },
       },
       async (request, reply) => {
-        await devices.removeLocal(callerOf(request).userId, request.params.id);
+        await devices.removeLocal(contextOf(request), request.params);
         return reply.code(204).send(null);
       },
     );
@@ -114,7 +108,7 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
         config: sessionRoute(),
         schema: { tags, summary: 'Create a cloud device record (hosted_state stopped)', body: CreateCloudDeviceBody, response: { 201: Device, ...errors(400, 422) } },
       },
-      async (request, reply) => reply.code(201).send(await devices.createCloud(callerOf(request).userId, request.body)),
+      async (request, reply) => reply.code(201).send(await devices.createCloud(contextOf(request), request.body)),
     );
   };
 }

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { PageQuery, Paged } from '../../core/paging.js';
 import { DateTime, Id, StringEnum } from '../../core/schema.js';
 
@@ -55,6 +55,7 @@ export const ReportBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type RunReport = Static<typeof ReportBody>;
 
 export const RunListQuery = Type.Object(
   {
@@ -67,3 +68,4 @@ export const RunListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export type RunListInput = Static<typeof RunListQuery>;

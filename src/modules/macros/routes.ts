@@ -1,7 +1,7 @@
 // Macro management: application (session) routes only; keys never create or change macros.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { pageRequest } from '../../core/paging.js';
-import { callerOf, sessionRoute } from '../../http/route-auth.js';
+import { contextOf } from '../../http/request-context.js';
+import { sessionRoute } from '../../http/route-auth.js';
 import { errors, IdParams } from '../../core/schema.js';
 import { CreateMacroBody, Macro, MacroListQuery, MacroPage, UpdateMacroBody } from './schemas.js';
 import type { MacroService } from './service.js';
@@ -12,22 +12,22 @@ export function macroRoutes(macros: MacroService): FastifyPluginAsyncTypebox {
     app.post(
       '/api/macros',
       { config: sessionRoute(), schema: { tags, summary: 'Create a macro', body: CreateMacroBody, response: { 201: Macro, ...errors(400, 422) } } },
-      async (request, reply) => reply.code(201).send(await macros.create(callerOf(request).userId, request.body)),
+      async (request, reply) => reply.code(201).send(await macros.create(contextOf(request), request.body)),
     );
     app.get(
       '/api/macros',
       { config: sessionRoute(), schema: { tags, summary: 'List macros by name', querystring: MacroListQuery, response: { 200: MacroPage, ...errors(422) } } },
-      async (request) => macros.list(callerOf(request).userId, { name: request.query.name }, pageRequest(request.query)),
+      async (request) => macros.list(contextOf(request), request.query),
     );
     app.get(
       '/api/macros/:id',
       { config: sessionRoute(), schema: { tags, summary: 'Read a macro', params: IdParams, response: { 200: Macro, ...errors(404, 422) } } },
-      async (request) => macros.get(callerOf(request).userId, request.params.id),
+      async (request) => macros.get(contextOf(request), request.params),
     );
     app.put(
       '/api/macros/:id',
       { config: sessionRoute(), schema: { tags, summary: 'Change a macro', params: IdParams, body: UpdateMacroBody, response: { 200: Macro, ...errors(400, 404, 422) } } },
-      async (request) => macros.update(callerOf(request).userId, request.params.id, request.body),
+      async (request) => macros.update(contextOf(request), { ...request.params, ...request.body }),
     );
     app.delete(
       '/api/macros/:id',
@@ -36,7 +36,7 @@ export function macroRoutes(macros: MacroService): FastifyPluginAsyncTypebox {
         schema: { tags, summary: 'Delete a macro, its profiles and code snapshots; run history stays', params: IdParams, response: { 204: { type: 'null' }, ...errors(404, 422) } },
       },
       async (request, reply) => {
-        await macros.remove(callerOf(request).userId, request.params.id);
+        await macros.remove(contextOf(request), request.params);
         return reply.code(204).send(null);
       },
     );

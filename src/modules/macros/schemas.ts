@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { PageQuery, Paged } from '../../core/paging.js';
 import { DateTime, StringEnum } from '../../core/schema.js';
 
@@ -26,15 +26,18 @@ export const CreateMacroBody = Type.Object(
   { name: Name, kind: StringEnum(MACRO_KINDS, { description: '`python` is a code macro' }), description: Type.Optional(Description), blocks: Type.Optional(Blocks) },
   { additionalProperties: false },
 );
+export type CreateMacroInput = Static<typeof CreateMacroBody>;
 
 export const UpdateMacroBody = Type.Object(
   { name: Type.Optional(Name), description: Type.Optional(Description), blocks: Type.Optional(Blocks) },
   { additionalProperties: false, minProperties: 1 },
 );
+export type UpdateMacroInput = Static<typeof UpdateMacroBody>;
 
 export const MacroListQuery = Type.Object(
   { ...PageQuery, name: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive substring' })) },
   { additionalProperties: false },
 );
+export type MacroListInput = Static<typeof MacroListQuery>;
 
 export const MacroPage = Paged(Macro, 'MacroPage');

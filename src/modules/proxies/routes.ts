@@ -2,8 +2,8 @@
 // session reports usage. Handlers only translate HTTP to the services.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { pageRequest } from '../../core/paging.js';
-import { callerOf, fullAccessKeyRoute, sessionRoute } from '../../http/route-auth.js';
+import { contextOf } from '../../http/request-context.js';
+import { fullAccessKeyRoute, sessionRoute } from '../../http/route-auth.js';
 import { errors, IdParams } from '../../core/schema.js';
 import type { ProxiesServices } from './module.js';
 import {
@@ -32,15 +32,13 @@ export function proxyRoutes(m: ProxiesServices): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['proxies'];
     const key = fullAccessKeyRoute();
-    const userOf = (request: { caller?: Parameters<typeof callerOf>[0]['caller'] }) => callerOf(request).userId;
 
     app.post('/api/proxy', { config: key, schema: { tags, summary: 'Add a proxy', body: CreateProxyBody, response: { 201: Proxy, ...errors(400, 422) } } }, async (request, reply) =>
-      reply.code(201).send(await m.proxies.create(userOf(request), request.body)),
+      reply.code(201).send(await m.proxies.create(contextOf(request), request.body)),
     );
-    app.get('/api/proxy', { config: key, schema: { tags, summary: 'List proxies (own and managed)', querystring: ProxyListQuery, response: { 200: ProxyPage, ...errors(422) } } }, async (request) => {
-      const { page, page_size, ...filter } = request.query;
-      return m.proxies.list(userOf(request), filter, pageRequest({ page, page_size }));
-    });
+    app.get('/api/proxy', { config: key, schema: { tags, summary: 'List proxies (own and managed)', querystring: ProxyListQuery, response: { 200: ProxyPage, ...errors(422) } } }, async (request) =>
+      m.proxies.list(contextOf(request), request.query),
+    );
     app.post(
       '/api/proxy/import',
       {
@@ -53,20 +51,20 @@ export function proxyRoutes(m: ProxiesServices): FastifyPluginAsyncTypebox {
           response: { 200: ImportResult, ...errors(400, 413, 422) },
         },
       },
-      async (request) => m.proxies.import(userOf(request), request.body.proxies),
+      async (request) => m.proxies.import(contextOf(request), request.body),
     );
     app.get('/api/proxy/assignments', { config: key, schema: { tags, summary: 'Active proxy assignments', response: { 200: AssignmentList } } }, async (request) =>
-      m.assignments.list(userOf(request)),
+      m.assignments.list(contextOf(request)),
     );
     app.post(
       '/api/proxy/assignments',
       { config: key, schema: { tags, summary: 'Assign a proxy to a device (ends its previous assignment)', body: CreateAssignmentBody, response: { 201: Assignment, ...errors(400, 404, 422) } } },
-      async (request, reply) => reply.code(201).send(await m.assignments.assign(userOf(request), request.body)),
+      async (request, reply) => reply.code(201).send(await m.assignments.assign(contextOf(request), request.body)),
     );
     app.delete(
       '/api/proxy/assignments/:id',
       { config: key, schema: { tags, summary: 'End an assignment; answers the remaining ones', params: IdParams, response: { 200: AssignmentList, ...errors(404, 422) } } },
-      async (request) => m.assignments.end(userOf(request), request.params.id),
+      async (request) => m.assignments.end(contextOf(request), request.params),
     );
     app.get(
       '/api/proxy/assignments/:id/connection-info',
@@ -83,35 +81,35 @@ export function proxyRoutes(m: ProxiesServices): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
-        return m.connectionInfo.read(callerOf(request), request.params.id, request.query.include_secrets === true, request.ip ?? null);
+        return m.connectionInfo.read(contextOf(request), { ...request.params, ...request.query });
       },
     );
     app.get(
       '/api/proxy/devices/:device_id',
       { config: key, schema: { tags, summary: "A device's active assignment (empty list when none)", params: DeviceParams, response: { 200: AssignmentList, ...errors(404, 422) } } },
-      async (request) => m.assignments.forDevice(userOf(request), request.params.device_id),
+      async (request) => m.assignments.forDevice(contextOf(request), request.params),
     );
     app.get('/api/proxy/usage', { config: key, schema: { tags, summary: 'Bandwidth per proxy, device and group', querystring: UsageQuery, response: { 200: UsageReport, ...errors(422) } } }, async (request) =>
-      m.usage.report(userOf(request), request.query.period ?? 'today'),
+      m.usage.report(contextOf(request), request.query),
     );
     app.post(
       '/api/proxy/usage',
       { config: sessionRoute(), schema: { tags, summary: 'Report bandwidth samples (application)', body: UsageSamplesBody, response: { 200: Type.Object({ accepted: Type.Integer() }), ...errors(400, 422) } } },
-      async (request) => m.usage.record(userOf(request), request.body.samples),
+      async (request) => m.usage.record(contextOf(request), request.body),
     );
     app.get('/api/proxy/:id', { config: key, schema: { tags, summary: 'Read a proxy', params: IdParams, response: { 200: Proxy, ...errors(404, 422) } } }, async (request) =>
-      m.proxies.read(userOf(request), request.params.id),
+      m.proxies.read(contextOf(request), request.params),
     );
     app.put(
       '/api/proxy/:id',
       { config: key, schema: { tags, summary: 'Relabel a proxy or replace its targeting (own proxies only)', params: IdParams, body: UpdateProxyBody, response: { 200: Proxy, ...errors(400, 404, 422) } } },
-      async (request) => m.proxies.update(userOf(request), request.params.id, request.body),
+      async (request) => m.proxies.update(contextOf(request), { ...request.params, ...request.body }),
     );
     app.delete(
       '/api/proxy/:id',
       { config: key, schema: { tags, summary: 'Delete a proxy (own proxies only); ends its assignments', params: IdParams, response: { ...NoContent, ...errors(404, 422) } } },
       async (request, reply) => {
-        await m.proxies.remove(userOf(request), request.params.id);
+        await m.proxies.remove(contextOf(request), request.params);
         return reply.code(204).send(null);
       },
     );
@@ -127,7 +125,7 @@ export function proxyRoutes(m: ProxiesServices): FastifyPluginAsyncTypebox {
           response: { 200: ValidationResult, ...errors(404, 422) },
         },
       },
-      async (request) => m.validator.validate(userOf(request), request.params.id),
+      async (request) => m.validator.validate(contextOf(request), request.params),
     );
   };
 }

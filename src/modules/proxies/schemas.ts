@@ -1,5 +1,5 @@
 // Route schemas for proxies, assignments, connection info and usage.
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { PageQuery, Paged } from '../../core/paging.js';
 import { DateTime, Id, Nullable, StringEnum } from '../../core/schema.js';
 import { GATEWAYS } from './gateways.js';
@@ -25,6 +25,7 @@ export const TargetingSchema = Type.Object(
   },
   { additionalProperties: false, $id: 'ProxyTargeting', description: 'Gateway targeting; what the provider cannot express is checked on the exit' },
 );
+export type Targeting = Static<typeof TargetingSchema>;
 
 export const Proxy = Type.Object(
   {
@@ -55,6 +56,7 @@ export const ProxyListQuery = Type.Object(
   { mode: Type.Optional(StringEnum(['byop', 'managed'] as const)), status: Type.Optional(StringEnum(['unchecked', 'live', 'dead'] as const)), ...PageQuery },
   { additionalProperties: false },
 );
+export type ProxyListInput = Static<typeof ProxyListQuery>;
 
 const Credential = Type.String({ maxLength: 255 });
 
@@ -78,16 +80,19 @@ export const CreateProxyBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type CreateProxyInput = Static<typeof CreateProxyBody>;
 
 export const UpdateProxyBody = Type.Object(
   { label: Type.Optional(Nullable(Type.String({ maxLength: 100 }))), targeting: Type.Optional(TargetingSchema) },
   { additionalProperties: false, minProperties: 1 },
 );
+export type UpdateProxyInput = Static<typeof UpdateProxyBody>;
 
 export const ImportBody = Type.Object(
   { proxies: Type.String({ description: `One proxy per line, at most ${IMPORT_MAX_LINES} lines: host:port, host:port:user:pass or scheme://user:pass@host:port` }) },
   { additionalProperties: false },
 );
+export type ImportInput = Static<typeof ImportBody>;
 
 export const ImportResult = Type.Object({
   created_count: Type.Integer(),
@@ -130,10 +135,13 @@ export const CreateAssignmentBody = Type.Object(
   { proxy_id: Id('A proxy of the caller'), emulator_device_id: Id('A device of the caller'), session_type: Type.Optional(StringEnum(SESSION_TYPES)) },
   { additionalProperties: false },
 );
+export type CreateAssignmentInput = Static<typeof CreateAssignmentBody>;
 
 export const DeviceParams = Type.Object({ device_id: Id('A device of the caller') });
+export type DeviceInput = Static<typeof DeviceParams>;
 
 export const ConnectionInfoQuery = Type.Object({ include_secrets: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false });
+export type ConnectionInfoInput = Static<typeof ConnectionInfoQuery>;
 
 const Endpoint = Type.Object({ scheme: Type.String(), host: Type.String(), port: Type.Integer() });
 
@@ -156,6 +164,7 @@ export const ConnectionInfo = Type.Object({
 });
 
 export const UsageQuery = Type.Object({ period: Type.Optional(StringEnum(PERIODS, { default: 'today' })) }, { additionalProperties: false });
+export type UsageInput = Static<typeof UsageQuery>;
 
 const Bytes = { bytes_up: Type.Integer(), bytes_down: Type.Integer(), bytes_total: Type.Integer() };
 
@@ -186,5 +195,6 @@ export const UsageSamplesBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type UsageSamplesInput = Static<typeof UsageSamplesBody>;
 
 export const ManagedProxyBody = CreateProxyBody;

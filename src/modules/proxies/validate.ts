@@ -4,7 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { ServiceContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
+import type { IdInput } from '../../core/schema.js';
 import { type AddressPolicy, AddressRefusedError, vetHost } from '../../lib/address-policy.js';
 import type { Clock } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
@@ -46,7 +48,8 @@ export class ProxyValidator {
     private readonly policy: AddressPolicy,
   ) {}
 
-  async validate(userId: number, proxyId: number) {
+  async validate(ctx: ServiceContext, { id: proxyId }: IdInput) {
+    const { userId } = ctx;
     const proxy = await findOwnedProxy(this.db, userId, proxyId);
     let outcome: CheckOutcome;
     let place: GeoInfo = { country: null, city: null, asn: null };

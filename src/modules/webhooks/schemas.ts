@@ -1,5 +1,5 @@
 // Route schemas for webhook endpoints, deliveries and custom events.
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { PageQuery, Paged } from '../../core/paging.js';
 import { DateTime, Id, StringEnum } from '../../core/schema.js';
 
@@ -36,6 +36,7 @@ export const CreateEndpointBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type CreateEndpointInput = Static<typeof CreateEndpointBody>;
 
 export const UpdateEndpointBody = Type.Object(
   {
@@ -49,6 +50,7 @@ export const UpdateEndpointBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type UpdateEndpointInput = Static<typeof UpdateEndpointBody>;
 
 export const WebhookEndpoint = Type.Object(
   {
@@ -106,15 +108,18 @@ export const DeliveryListQuery = Type.Object(
   { endpoint_id: Type.Optional(Id('Only deliveries to this endpoint')), status: Type.Optional(StringEnum(DELIVERY_STATUSES)), ...PageQuery },
   { additionalProperties: false },
 );
+export type DeliveryListInput = Static<typeof DeliveryListQuery>;
 
 export const CustomEventBody = Type.Object(
   {
-    type: Type.String({ pattern: '^custom\\.[a-z0-9._-]{1,64}$', description: '`custom.` followed by 1 to 64 of a-z 0-9 . _ -' }),
+    // The pattern guarantees the prefix the event type's TypeScript type names.
+    type: Type.Unsafe<`custom.${string}`>(Type.String({ pattern: '^custom\\.[a-z0-9._-]{1,64}$', description: '`custom.` followed by 1 to 64 of a-z 0-9 . _ -' })),
     data: Type.Object({}, { additionalProperties: true, description: 'At most 64 KB as JSON' }),
     device_id: Type.Optional(Id('The device the event concerns (for scopes)')),
     execution_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   },
   { additionalProperties: false },
 );
+export type CustomEventInput = Static<typeof CustomEventBody>;
 
 export const CustomEventResult = Type.Object({ event_id: Type.String(), deliveries: Type.Integer({ description: 'How many deliveries were queued' }) });
