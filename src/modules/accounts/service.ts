@@ -1,7 +1,7 @@
 // Sign-up, sign-in and the signed-in user's own record.
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { isUniqueViolation } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, UsersTable } from '../../db/schema.js';
 import type { CallOrigin, ServiceContext } from '../../core/context.js';
 import { ConflictError, NotFoundError, UnauthorizedError } from '../../core/errors.js';
 import { type Clock, DAY_MS, toIso } from '../../lib/clock.js';
@@ -10,12 +10,8 @@ import { loadSubscription, presentSubscription, TRIAL_DAYS } from '../billing/in
 import type { LoginInput, SignupInput } from './schemas.js';
 import { createSession, deleteSession } from './sessions.js';
 
-export interface UserRow {
-  id: number;
-  email: string;
-  name: string | null;
-  created_at: number;
-}
+/** A user as shown: never the password hash. */
+export type UserRow = Pick<Selectable<UsersTable>, 'id' | 'email' | 'name' | 'created_at'>;
 
 export function presentUser(user: UserRow) {
   return { id: user.id, email: user.email, name: user.name, created_at: toIso(user.created_at) };

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.js';
-import { SUBSCRIPTION_STATUSES } from '../billing/index.js';
+import { SUBSCRIPTION_STATUSES } from '../../core/values.js';
 
 export const SubscriptionPatch = Type.Object(
   {

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.js';
-import { EXPIRY_CHOICES } from './key-format.js';
+import { EXPIRY_CHOICES, KEY_STATES } from '../../core/values.js';
 import { SCOPES } from '../../core/context.js';
 
 export const ScopeName = StringEnum(SCOPES, { description: 'A key scope' });
@@ -10,7 +10,7 @@ export const ApiKey = Type.Object(
     id: Type.Integer(),
     name: Type.String(),
     prefix: Type.String({ description: 'The first twelve characters of the key.' }),
-    state: StringEnum(['Active', 'Revoked', 'Expired'] as const),
+    state: StringEnum(KEY_STATES),
     scopes: Type.Array(ScopeName, { description: 'Empty means full access.' }),
     created_at: DateTime(),
     expires_at: Nullable(DateTime({ description: 'null for a key that never expires' })),

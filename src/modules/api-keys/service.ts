@@ -1,9 +1,9 @@
 // API key management for the signed-in application: create (returns the secret once),
 // list every key newest first, and revoke (immediate in every process).
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { lockUserRow } from '../../db/locks.js';
-import type { Database } from '../../db/schema.js';
+import type { ApiKeysTable, Database } from '../../db/schema.js';
 import { LimitReachedError, NotFoundError, SubscriptionRequiredError } from '../../core/errors.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { isSubscriptionActive, loadSubscription } from '../billing/index.js';
@@ -16,18 +16,10 @@ import type { Scope, ServiceContext } from '../../core/context.js';
 
 export const MAX_ACTIVE_KEYS = 25;
 
-interface KeyRow {
-  id: number;
-  name: string;
-  prefix: string;
-  scopes: string;
-  created_at: number;
-  expires_at: number | null;
-  revoked_at: number | null;
-  last_used_at: number | null;
-}
-
 const KEY_COLUMNS = ['id', 'name', 'prefix', 'scopes', 'created_at', 'expires_at', 'revoked_at', 'last_used_at'] as const;
+
+/** A key as listed: never its hash. */
+type KeyRow = Pick<Selectable<ApiKeysTable>, (typeof KEY_COLUMNS)[number]>;
 
 export function presentKey(row: KeyRow, now: number) {
   return {

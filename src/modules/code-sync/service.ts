@@ -13,10 +13,10 @@ import { chooseEntry } from './entry.js';
 import { SnapshotRefusedError, zipRefused } from './errors.js';
 import { worktreeHash } from './hash.js';
 import { ownedImageIds } from './image-library.js';
-import type { SnapshotUpload } from './schemas.js';
+import type { SnapshotUpload, SnapshotUploadAnswer } from './schemas.js';
 import { readTree } from './tree.js';
 import { type SnapshotSummary, SnapshotStore } from './snapshot-store.js';
-import { firstImageUses, snapshotWarnings, type Warning } from './warnings.js';
+import { firstImageUses, snapshotWarnings } from './warnings.js';
 
 const MiB = 1024 * 1024;
 
@@ -31,16 +31,6 @@ export const SNAPSHOT_LIMITS = {
   largeFileBytes: MiB,
 } as const;
 
-export interface UploadAnswer {
-  worktree_hash: string;
-  entry_path: string;
-  entry_kind: 'python';
-  image_ids: string[];
-  warnings: Warning[];
-  size_bytes: number;
-  file_count: number;
-  created: boolean;
-}
 
 function presentState(row: SnapshotSummary) {
   return { worktree_hash: row.worktree_hash, entry_path: row.entry_path, size_bytes: row.size_bytes, file_count: row.file_count, created_at: toIso(row.created_at) };
@@ -79,7 +69,7 @@ export class CodeSyncService {
     return presentState(current);
   }
 
-  async upload(ctx: ServiceContext, { id: macroId, ...input }: IdInput & SnapshotUpload): Promise<UploadAnswer> {
+  async upload(ctx: ServiceContext, { id: macroId, ...input }: IdInput & SnapshotUpload): Promise<SnapshotUploadAnswer> {
     const { userId } = ctx;
     await this.findCodeMacro(userId, macroId);
     const zip = decodeZip(input.zip_file_base64);

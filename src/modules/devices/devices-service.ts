@@ -1,8 +1,9 @@
 // Devices on the user's own machine and cloud device records. A device follows one macro
 // and, for a code macro, one of its settings profiles (the macro's Default unless told).
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { lockProfileRow } from '../../db/locks.js';
+import type { GroupKind } from '../../core/values.js';
 import type { Database, DevicesTable } from '../../db/schema.js';
 import { containsInsensitive, textSortKey } from '../../db/text.js';
 import type { ServiceContext } from '../../core/context.js';
@@ -15,7 +16,7 @@ import { ensureDefaultProfile } from '../profiles/index.js';
 import type { CreateCloudDeviceInput, CreateDeviceInput, DEVICE_SORTS, DeviceListInput, UpdateDeviceInput } from './schemas.js';
 
 type DeviceSort = (typeof DEVICE_SORTS)[number];
-type DeviceRow = Omit<DevicesTable, 'id' | 'run_count'> & { id: number; run_count: number };
+type DeviceRow = Selectable<DevicesTable>;
 
 export function presentDevice(row: DeviceRow) {
   return compact({
@@ -51,7 +52,7 @@ export class DeviceService {
   ) {}
 
   /** A group id from a request body must be the caller's and of the device's kind. */
-  private async checkGroup(trx: Transaction<Database>, userId: number, groupId: number, kind: 'byod' | 'cloud'): Promise<void> {
+  private async checkGroup(trx: Transaction<Database>, userId: number, groupId: number, kind: GroupKind): Promise<void> {
     const group = await trx.selectFrom('device_groups').select('kind').where('id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
     if (!group) throw invalid('body.group_id', 'is not one of your device groups');
     if (group.kind !== kind) throw invalid('body.group_id', `must be a ${kind} group for this device`);

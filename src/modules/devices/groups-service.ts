@@ -1,7 +1,7 @@
 // Device groups. `no_of_devices` is counted when read, so it is right at every moment.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DialectName } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, DeviceGroupsTable } from '../../db/schema.js';
 import { containsInsensitive, textSortKey } from '../../db/text.js';
 import type { ServiceContext } from '../../core/context.js';
 import { NotFoundError } from '../../core/errors.js';
@@ -13,15 +13,8 @@ import type { CreateGroupInput, GROUP_SORTS, GroupListInput, UpdateGroupInput } 
 
 type GroupSort = (typeof GROUP_SORTS)[number];
 
-interface GroupRow {
-  id: number;
-  name: string;
-  description: string | null;
-  kind: 'byod' | 'cloud';
-  no_of_devices: number;
-  created_at: number;
-  updated_at: number;
-}
+/** A group as selected, with its devices counted when read. */
+type GroupRow = Omit<Selectable<DeviceGroupsTable>, 'user_id'> & { no_of_devices: number };
 
 function presentGroup(row: GroupRow) {
   return compact({

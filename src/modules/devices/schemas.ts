@@ -1,9 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { PageQuery, Paged, SortQuery } from '../../core/paging.js';
 import { DateTime, Id, Nullable, StringEnum } from '../../core/schema.js';
+import { GROUP_KINDS, HOSTED_STATES } from '../../core/values.js';
 
-export const GROUP_KINDS = ['byod', 'cloud'] as const;
-export const HOSTED_STATES = ['stopped', 'placing', 'starting', 'ready', 'stopping', 'error'] as const;
 export const DEVICE_SORTS = ['name', 'port', 'run_count', 'created_at'] as const;
 export const GROUP_SORTS = ['name', 'no_of_devices', 'created_at', 'updated_at'] as const;
 

@@ -1,9 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { PageQuery, Paged } from '../../core/paging.js';
 import { DateTime, Id, StringEnum } from '../../core/schema.js';
+import { EXECUTION_TYPES, RUN_STATUSES } from '../../core/values.js';
 
-export const RUN_STATUSES = ['running', 'completed', 'failed', 'stopped'] as const;
-export const EXECUTION_TYPES = ['block', 'python'] as const;
 /** Longer error messages are cut to this many characters, so a long traceback never costs the report. */
 export const ERROR_MESSAGE_MAX = 4000;
 const INT32_MAX = 2_147_483_647;

@@ -1,8 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { PageQuery, Paged } from '../../core/paging.js';
 import { DateTime, StringEnum } from '../../core/schema.js';
-
-export const MACRO_KINDS = ['python', 'block'] as const;
+import { MACRO_KINDS } from '../../core/values.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 const Description = Type.String({ maxLength: 2000 });

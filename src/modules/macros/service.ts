@@ -1,7 +1,7 @@
 // Macros: code (`python`) macros and block macros, owned by one user. Deleting a macro
 // removes its profiles and its code snapshots; devices that followed it are left
 // with no macro; run history keeps its name.
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import type { Database, MacrosTable } from '../../db/schema.js';
 import { containsInsensitive, textSortKey } from '../../db/text.js';
@@ -13,7 +13,7 @@ import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
 import type { CreateMacroInput, MacroListInput, UpdateMacroInput } from './schemas.js';
 
-type MacroRow = Omit<MacrosTable, 'id'> & { id: number };
+type MacroRow = Selectable<MacrosTable>;
 
 export function presentMacro(row: MacroRow) {
   return compact({

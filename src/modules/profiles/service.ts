@@ -1,10 +1,10 @@
 // Settings profiles: named argument sets of one code macro, which devices follow. Every code
 // macro has a `Default` profile (created on first read) that cannot be renamed or deleted;
 // deleting any other profile moves its devices to the Default in the same transaction.
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { type DialectName, isUniqueViolation } from '../../db/database.js';
 import { lockProfileRow } from '../../db/locks.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, MacroSettingProfilesTable } from '../../db/schema.js';
 import { textSortKey } from '../../db/text.js';
 import type { ServiceContext } from '../../core/context.js';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
@@ -15,16 +15,8 @@ import { ARGS_MAX_BYTES, type CreateProfileInput, type ProfileIdInput, type Prof
 type Executor = Kysely<Database> | Transaction<Database>;
 type Args = Record<string, unknown>;
 
-interface ProfileRow {
-  id: number;
-  macro_id: number;
-  name: string;
-  args: string;
-  is_default: number;
-  devices_using: number | string;
-  created_at: number;
-  updated_at: number;
-}
+/** A profile as selected, with the devices following it counted when read (a string on PostgreSQL). */
+type ProfileRow = Omit<Selectable<MacroSettingProfilesTable>, 'user_id'> & { devices_using: number | string };
 
 export function presentProfile(row: ProfileRow) {
   return {

@@ -1,13 +1,8 @@
 // Gateway adapters: each provider reads targeting and the session from the username (or,
 // for IPRoyal, the password) in its own documented syntax. What a provider cannot express
 // is returned as `unexpressed`, and the checker verifies it on the exit after connecting.
+import { type Gateway, GATEWAYS } from '../../core/values.js';
 import type { Targeting } from './schemas.js';
-
-export const GATEWAYS = ['brightdata', 'oxylabs', 'decodo', 'iproyal', 'soax'] as const;
-export type Gateway = (typeof GATEWAYS)[number];
-
-/** Gateway targeting, as its schema states it (schemas.ts). */
-export type { Targeting };
 
 export interface Credentials {
   username: string;

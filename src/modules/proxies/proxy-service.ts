@@ -1,11 +1,12 @@
 // Proxies: create, list, read, update, delete and bulk import, always filtered by owner.
 // Managed proxies (granted by the operator) are readable but not changeable by the user.
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { CallOrigin, ServiceContext } from '../../core/context.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { offsetOf, pageOf, pageRequest } from '../../core/paging.js';
 import type { IdInput } from '../../core/schema.js';
-import type { Database, ProxyMode, SessionType } from '../../db/schema.js';
+import type { Gateway, ProxyMode, SessionType } from '../../core/values.js';
+import type { Database, ProxiesTable } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { IMPORT_MAX_LINES, identityOf, maskLine, normaliseHost, type ParsedProxy, parseProxyLine } from './import-parser.js';
 import { presentProxy, type ProxyRow } from './present.js';
@@ -44,7 +45,12 @@ export class ProxyService {
     private readonly secrets: ProxySecrets,
   ) {}
 
-  private row(userId: number, mode: ProxyMode, proxy: ParsedProxy & { label?: string | null; session_type?: SessionType; gateway?: string | null; targeting?: Targeting }) {
+  /** A new proxy's row: unchecked, its password sealed. */
+  private row(
+    userId: number,
+    mode: ProxyMode,
+    proxy: ParsedProxy & { label?: string | null; session_type?: SessionType; gateway?: Gateway | null; targeting?: Targeting },
+  ): Insertable<ProxiesTable> {
     const now = this.clock.now();
     const gateway = proxy.gateway ?? null;
     return {
@@ -56,11 +62,11 @@ export class ProxyService {
       port: proxy.port,
       username: proxy.username,
       password_enc: this.secrets.seal(proxy.password),
-      session_type: proxy.session_type ?? ('sticky' as const),
+      session_type: proxy.session_type ?? 'sticky',
       gateway,
       // A plain proxy ignores targeting (service-api.md); a gateway proxy always has an object.
       targeting: gateway ? JSON.stringify(proxy.targeting ?? {}) : null,
-      status: 'unchecked' as const,
+      status: 'unchecked',
       last_check_at: null,
       last_exit_ip: null,
       last_exit_country: null,

@@ -1,5 +1,5 @@
 // The delivery log (list, read, redeliver) and custom events from the application.
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, WebhookDeliveriesTable } from '../../db/schema.js';
 import type { ServiceContext } from '../../core/context.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
@@ -11,7 +11,7 @@ import { emitEvent } from '../events/index.js';
 import { ringDeliveryBell } from './nudge.js';
 import { CUSTOM_DATA_MAX_BYTES, type CustomEventInput, type DeliveryListInput } from './schemas.js';
 
-type DeliveryRow = Omit<WebhookDeliveriesTable, 'id' | 'attempts' | 'schedule_step'> & { id: number; attempts: number; schedule_step: number };
+type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 
 function presentDelivery(row: DeliveryRow) {
   return compact({

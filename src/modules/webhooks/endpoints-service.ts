@@ -1,6 +1,6 @@
 // Webhook endpoints of one account: at most 10, each with an encrypted signing secret that
 // is shown once, a subscription (event patterns) and a scope (all, groups or devices).
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { lockUserRow } from '../../db/locks.js';
 import type { Database, WebhookEndpointsTable } from '../../db/schema.js';
@@ -19,7 +19,7 @@ import { type CreateEndpointInput, ENDPOINT_LIMIT, type UpdateEndpointInput } fr
 import { checkEndpointUrl } from './url-rules.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
-type EndpointRow = Omit<WebhookEndpointsTable, 'id' | 'consecutive_failures'> & { id: number; consecutive_failures: number };
+type EndpointRow = Selectable<WebhookEndpointsTable>;
 
 /** What a create or an update may send; the scope rules read both alike. */
 type EndpointInput = CreateEndpointInput | UpdateEndpointInput;

@@ -2,9 +2,8 @@
 import { type Static, Type } from 'typebox';
 import { PageQuery, Paged } from '../../core/paging.js';
 import { DateTime, Id, StringEnum } from '../../core/schema.js';
+import { DELIVERY_STATUSES, ENDPOINT_DISABLED_REASONS, WEBHOOK_SCOPE_MODES } from '../../core/values.js';
 
-export const SCOPE_MODES = ['all', 'groups', 'devices'] as const;
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'exhausted'] as const;
 export const ENDPOINT_LIMIT = 10;
 export const CUSTOM_DATA_MAX_BYTES = 64 * 1024;
 
@@ -20,7 +19,7 @@ const endpointFields = {
   url: Type.String({ minLength: 1, maxLength: 2048, description: 'HTTPS URL; private and internal addresses are refused' }),
   description: Type.String({ maxLength: 255 }),
   event_types: Type.Array(EventPattern, { minItems: 1, maxItems: 50, uniqueItems: true }),
-  scope_mode: StringEnum(SCOPE_MODES, { description: '`all` devices, listed `groups`, or listed `devices`' }),
+  scope_mode: StringEnum(WEBHOOK_SCOPE_MODES, { description: '`all` devices, listed `groups`, or listed `devices`' }),
   scope_group_ids: IdList('Device group'),
   scope_device_ids: IdList('Device'),
 };
@@ -59,13 +58,13 @@ export const WebhookEndpoint = Type.Object(
     description: Type.Optional(Type.String()),
     event_types: Type.Array(Type.String()),
     secret_prefix: Type.String({ description: 'The first 12 characters of the signing secret' }),
-    scope_mode: StringEnum(SCOPE_MODES),
+    scope_mode: StringEnum(WEBHOOK_SCOPE_MODES),
     scope_group_ids: Type.Array(Type.Integer()),
     scope_device_ids: Type.Array(Type.Integer()),
     scope_device_count: Type.Integer({ description: 'How many devices the scope covers now' }),
     enabled: Type.Boolean(),
     consecutive_failures: Type.Integer(),
-    disabled_reason: Type.Optional(StringEnum(['consecutive_failures', 'gone'] as const)),
+    disabled_reason: Type.Optional(StringEnum(ENDPOINT_DISABLED_REASONS)),
     last_success_at: Type.Optional(DateTime()),
     created_at: DateTime(),
   },
