@@ -1,4 +1,5 @@
-// What services need from the outside world, built once per app and passed down.
+// What the modules are built from (build-modules.ts), once per app or worker process: the
+// settings with the secret key resolved, the database, the clock, and what tests replace.
 import type pino from 'pino';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
