@@ -36,9 +36,9 @@ export function proxyRoutes(m: ProxiesServices): FastifyPluginAsyncTypebox {
     app.post('/api/proxy', { config: key, schema: { tags, summary: 'Add a proxy', body: CreateProxyBody, response: { 201: Proxy, ...errors(400, 422) } } }, async (request, reply) =>
       reply.code(201).send(await m.proxies.create(contextOf(request), request.body)),
     );
-    app.get('/api/proxy', { config: key, schema: { tags, summary: 'List proxies (own and managed)', querystring: ProxyListQuery, response: { 200: ProxyPage, ...errors(422) } } }, async (request) =>
-      m.proxies.list(contextOf(request), request.query),
-    );
+    app.get('/api/proxy', { config: key, schema: { tags, summary: 'List proxies (own and managed)', querystring: ProxyListQuery, response: { 200: ProxyPage, ...errors(422) } } }, async (request) => {
+      return m.proxies.list(contextOf(request), request.query);
+    });
     app.post(
       '/api/proxy/import',
       {
