@@ -1,7 +1,14 @@
 // Lint: typescript-eslint's recommended rules, plus the project's habits (no `any`,
-// `import type` for types, no process.env outside src/config.ts).
+// `import type` for types, no process.env outside src/config.ts), and the module boundaries
+// of docs/decisions/0005-module-shape.md (eslint-plugin-boundaries).
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
+
+/** The composition root: main.ts, app.ts, context.ts and config.ts, directly in src/. */
+const ROOT = { file: { path: 'src/*.ts' } };
+/** A layer that must not import the given entities. */
+const layer = (from, forbidden, message) => ({ from: { element: { type: from } }, disallow: { to: forbidden }, message });
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
@@ -21,5 +28,61 @@ export default tseslint.config(
     rules: {
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings in src/config.ts and pass them down.' }],
     },
+  },
+  {
+    // The layers and the front doors (docs/decisions/0005-module-shape.md). A module is
+    // imported only through its index.ts; core imports no other layer; lib, db and http
+    // import no module; nothing below the composition root (the files directly in src/)
+    // imports it, except the Config type. test/architecture.test.ts checks the same rules
+    // on the import graph and also refuses cycles between modules.
+    files: ['src/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { [new URL('./eslint-resolver.cjs', import.meta.url).pathname]: {} },
+      'boundaries/include': ['src/**/*.ts'],
+      'boundaries/elements': [
+        { type: 'core', pattern: 'src/core' },
+        { type: 'lib', pattern: 'src/lib' },
+        { type: 'db', pattern: 'src/db' },
+        { type: 'http', pattern: 'src/http' },
+        { type: 'module', pattern: 'src/modules/*', capture: ['name'] },
+      ],
+    },
+    rules: {
+      // Policies are read in order and the last one that matches decides.
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          // The composition root is no element (element patterns match folders), so it is
+          // reached as an unknown local file by path.
+          checkUnknownLocals: true,
+          policies: [
+            { disallow: { to: { element: { type: 'module' } } }, message: 'Import another module only through its index.ts (its front door).' },
+            { allow: { to: { element: { type: 'module', fileInternalPath: 'index.ts' } } } },
+            layer('core', [{ element: { type: ['lib', 'db', 'http', 'module'] } }, ROOT], 'core is transport-neutral and imports no other layer.'),
+            layer('lib', [{ element: { type: ['http', 'module'] } }, ROOT], 'lib holds small helpers and imports no module and no HTTP code.'),
+            layer('db', [{ element: { type: ['http', 'module'] } }, ROOT], 'db imports no module and no HTTP code.'),
+            layer('http', [{ element: { type: 'module' } }, ROOT], 'http imports no module: a module hands its guards and routes to app.ts.'),
+            layer('module', [ROOT], 'A module receives what it needs from app.ts through its build function.'),
+            // …but every layer above lib may read the settings.
+            { from: { element: { type: ['db', 'http', 'module'] } }, allow: { to: { file: { path: 'src/config.ts' } } } },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The composition root reaches modules through their front doors too.
+    files: ['src/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['./modules/*/*', '!./modules/*/index.js'], message: 'Import a module only through its index.ts (its front door).' }] }],
+    },
+  },
+  {
+    // The resolver above is loaded with require(), so it is CommonJS.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

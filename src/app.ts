@@ -1,49 +1,26 @@
-// buildApp(deps): the Fastify instance with every route, used by `serve` and by tests.
-// The caller owns the database and Redis connections and closes them after the app.
+// buildApp(deps): the Fastify instance with every module's routes, used by `serve` and by
+// tests. The caller owns the database and Redis connections and closes them after the app.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { allModules, buildModules, limiterFactory, type Modules } from './build-modules.js';
 import type { Deps } from './context.js';
+import { ServiceUnavailableError } from './core/errors.js';
 import { answerClientError, answerFrameworkError, installErrorHandling } from './http/error-handler.js';
-import { ServiceUnavailableError } from './http/errors.js';
-import { ApiKeyGate } from './http/guards/api-key.js';
 import { installGuards } from './http/guards/install.js';
 import { installMetrics } from './http/metrics.js';
 import { installOpenApi } from './http/openapi.js';
-import { FixedWindowLimiter } from './http/rate-limit.js';
 import { installValidation } from './http/validation.js';
-import { systemResolver } from './lib/address-policy.js';
-import { PASSWORD_HASH_PARAMS } from './lib/crypto.js';
-import { accountRoutes } from './modules/accounts/routes.js';
-import { AccountService } from './modules/accounts/service.js';
-import { adminRoutes } from './modules/admin/routes.js';
-import { LocalAuthEpoch, RedisAuthEpoch } from './modules/api-keys/auth-epoch.js';
-import { KeyResolver } from './modules/api-keys/key-resolver.js';
-import { LastUsedRecorder } from './modules/api-keys/last-used.js';
-import { apiKeyRoutes } from './modules/api-keys/routes.js';
-import { ApiKeyService } from './modules/api-keys/service.js';
-import { billingRoutes } from './modules/billing/routes.js';
-import { codeSyncRoutes } from './modules/code-sync/routes.js';
-import { CodeSyncService } from './modules/code-sync/service.js';
-import { DeviceService } from './modules/devices/devices-service.js';
-import { GroupService } from './modules/devices/groups-service.js';
-import { deviceRoutes } from './modules/devices/routes.js';
-import { ExecutionReporter } from './modules/executions/report.js';
-import { executionRoutes } from './modules/executions/routes.js';
-import { RunHistoryService } from './modules/executions/service.js';
-import { macroRoutes } from './modules/macros/routes.js';
-import { MacroService } from './modules/macros/service.js';
-import { opsRoutes } from './modules/ops/routes.js';
-import { runLogRoutes } from './modules/run-logs/routes.js';
-import { RunLogService } from './modules/run-logs/service.js';
-import { profileRoutes } from './modules/profiles/routes.js';
-import { WebhookDeliveryService } from './modules/webhooks/deliveries-service.js';
-import { WebhookEndpointService } from './modules/webhooks/endpoints-service.js';
-import { queueDeliveriesForEvents } from './modules/webhooks/fan-out.js';
-import { webhookRoutes } from './modules/webhooks/routes.js';
-import { adminProxyRoutes } from './modules/proxies/admin-routes.js';
-import { buildProxyModule } from './modules/proxies/module.js';
-import { proxyRoutes } from './modules/proxies/routes.js';
-import { ProfileService } from './modules/profiles/service.js';
+import { sessionGuard } from './modules/accounts/index.js';
+import { adminGuard } from './modules/admin/index.js';
+import { ApiKeyGate } from './modules/api-keys/index.js';
+import { buildOpsModule } from './modules/ops/index.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every module as built for this app: `serve` starts their workers. */
+    modules: Modules;
+  }
+}
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -106,54 +83,24 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   };
   redis?.on('error', (error) => warnSharedState(error, 'Redis connection'));
   db.onConnectionError((error) => app.log.warn({ err: error }, 'a pooled database connection dropped; it will be replaced'));
-  const epoch = redis ? new RedisAuthEpoch(redis, config.redisPrefix) : db.externalChangeCounter ? new LocalAuthEpoch(db.externalChangeCounter) : null;
-  const resolver = new KeyResolver(db.kysely, epoch, warnSharedState);
-  const lastUsed = new LastUsedRecorder(db.kysely, (error) => app.log.error({ err: error }, 'writing last_used_at failed'));
-  const limiter = (name: string, limit: number) => new FixedWindowLimiter(name, limit, clock, redis, config.redisPrefix);
+  const modules = buildModules({ ...deps, log: app.log, warnSharedState });
+  const { resolver, lastUsed } = modules.apiKeys.services;
+  const limiter = limiterFactory(deps);
   const gate = new ApiKeyGate(resolver, limiter('key', config.rateLimitPerKey), limiter('account', config.rateLimitPerAccount), lastUsed, clock);
-  const accounts = new AccountService(db.kysely, clock, deps.passwordParams ?? PASSWORD_HASH_PARAMS);
-  const keys = new ApiKeyService(db.kysely, db.dialect, clock, resolver, lastUsed);
 
-  installGuards(app, { gate, db: db.kysely, clock, adminToken: config.adminToken });
+  installGuards(app, { keyGate: gate, session: sessionGuard(db.kysely, clock), admin: adminGuard(config.adminToken) });
   const registry = installMetrics(app, !deps.logStream);
   await installOpenApi(app, config.baseUrl);
 
-  await app.register(opsRoutes(db, registry, redis, config.baseUrl));
-  await app.register(
-    accountRoutes({
-      accounts,
-      db: db.kysely,
-      clock,
-      signInLimiter: limiter('signin', config.authRateLimitPerIp),
-      secureCookies: config.baseUrl.startsWith('https:'),
-    }),
-  );
-  await app.register(billingRoutes(db.kysely));
-  await app.register(apiKeyRoutes(keys));
-  await app.register(adminRoutes(db.kysely, clock, resolver));
-  await app.register(macroRoutes(new MacroService(db.kysely, db.dialect, clock)));
-  await app.register(codeSyncRoutes(new CodeSyncService(db.kysely, clock)));
-  await app.register(deviceRoutes(new DeviceService(db.kysely, db.dialect, clock), new GroupService(db.kysely, db.dialect, clock)));
-  await app.register(executionRoutes(new RunHistoryService(db.kysely), new ExecutionReporter(db.kysely, clock)));
-  await app.register(runLogRoutes(new RunLogService(db.kysely)));
-  await app.register(profileRoutes(new ProfileService(db.kysely, db.dialect, clock)));
-  queueDeliveriesForEvents(db.wakeup);
-  await app.register(
-    webhookRoutes(
-      new WebhookEndpointService(db.kysely, db.dialect, clock, {
-        secretKey: () => config.secretKey,
-        addressPolicy: { allowPrivate: config.allowPrivateNetworks, resolver: deps.resolver ?? systemResolver },
-      }),
-      new WebhookDeliveryService(db.kysely, clock, db.wakeup),
-    ),
-  );
-  const proxyModule = buildProxyModule({ config, db, clock, geolocator: deps.geolocator });
-  await app.register(proxyRoutes(proxyModule));
-  await app.register(adminProxyRoutes(proxyModule.proxies));
+  // Every module the same way: its routes, in one plugin. Their workers are started by
+  // `serve` (main.ts), not here, so tests and `svc openapi` run none.
+  for (const module of [buildOpsModule({ config, db, clock, registry, redis }), ...allModules(modules)]) {
+    await app.register(module.routes);
+  }
 
   app.addHook('onClose', async () => {
-    resolver.stop();
-    await lastUsed.flush();
+    for (const module of allModules(modules)) await module.close?.();
   });
+  app.decorate('modules', modules);
   return app;
 }

@@ -1,4 +1,5 @@
-// What services need from the outside world, built once per app and passed down.
+// What the modules are built from (build-modules.ts), once per app or worker process: the
+// settings with the secret key resolved, the database, the clock, and what tests replace.
 import type pino from 'pino';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
@@ -6,7 +7,7 @@ import type { Redis } from './db/redis.js';
 import type { Resolver } from './lib/address-policy.js';
 import type { Clock } from './lib/clock.js';
 import type { ScryptParams } from './lib/crypto.js';
-import type { Geolocator } from './modules/proxies/geo.js';
+import type { Geolocator } from './modules/proxies/index.js';
 
 export interface Deps {
   config: Config;

@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // CLI entry: serve | worker | migrate | admin | openapi.
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
 import { buildApp } from './app.js';
-import { type Config, ConfigError, ensureSecretKey, loadConfig } from './config.js';
+import { allModules, buildModules } from './build-modules.js';
+import { type Config, ConfigError, type LoadedConfig, loadConfig, withSecretKey } from './config.js';
+import type { BackgroundWorker } from './core/worker.js';
 import { type Db, openDatabase, sqliteFileIn } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { connectRedis, redisReady } from './db/redis.js';
 import { systemClock } from './lib/clock.js';
-import { CliError, runAdminCommand } from './modules/admin/cli.js';
-import { runCodeCommand } from './modules/code-sync/cli.js';
-import { buildWorkers, type Workers } from './workers.js';
-import pino from 'pino';
+import { CliError } from './lib/cli-error.js';
+import { runAdminCommand } from './modules/admin/index.js';
+import { runCodeCommand } from './modules/code-sync/index.js';
 
 const USAGE = `Usage: svc <command>
 
@@ -28,21 +31,19 @@ Commands:
   openapi                                print the OpenAPI document as JSON
 `;
 
-function openConfiguredDatabase(config: Config): Db {
+function openConfiguredDatabase(config: LoadedConfig): Db {
   return openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.databaseUrl ? undefined : sqliteFileIn(config.dataDir) });
 }
 
 async function serve(config: Config): Promise<void> {
-  ensureSecretKey(config);
   const db = openConfiguredDatabase(config);
   await migrateToLatest(db);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   const app = await buildApp({ config, db, clock: systemClock, redis });
   warnAboutPrivateNetworks(config, app.log);
   // On the embedded default this is the only process, so it must do the background work;
-  // with a shared database it may leave that to separate `worker` processes (RUN_WORKERS=false).
-  let workers: Workers | undefined;
-  if (config.runWorkers) workers = buildWorkers({ config, db, clock: systemClock, log: app.log });
+  // with a shared database it may leave it to separate `worker` processes (RUN_WORKERS=false).
+  const workers: BackgroundWorker[] = config.runWorkers ? allModules(app.modules).flatMap((module) => module.workers ?? []) : [];
   if (redis && !(await redisReady(redis, 5000))) {
     app.log.warn('Redis is not reachable yet: rate limits are counted per process and key look-ups go to the database until it is');
   }
@@ -57,7 +58,7 @@ async function serve(config: Config): Promise<void> {
     let code = 0;
     try {
       await app.close();
-      await workers?.close();
+      await Promise.all(workers.map((worker) => worker.stop()));
       await db.close();
       await redis?.quit();
     } catch (error) {
@@ -70,7 +71,7 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  workers?.start();
+  for (const worker of workers) worker.start();
   const engine = config.databaseUrl ? 'PostgreSQL' : `SQLite (${sqliteFileIn(config.dataDir)})`;
   // With PORT=0 the system picks the port; show the one actually in use.
   const { port } = app.server.address() as { port: number };
@@ -82,7 +83,7 @@ async function serve(config: Config): Promise<void> {
   );
 }
 
-function warnAboutPrivateNetworks(config: Config, log: { warn(message: string): void }): void {
+function warnAboutPrivateNetworks(config: LoadedConfig, log: { warn(message: string): void }): void {
   if (config.allowPrivateNetworks) {
     log.warn('WEBHOOK_ALLOW_PRIVATE_NETWORKS is true: webhooks may reach private and loopback addresses. Use it for development and tests only.');
   }
@@ -90,23 +91,24 @@ function warnAboutPrivateNetworks(config: Config, log: { warn(message: string): 
 
 /** Background work only: any number of these run beside `serve` on a shared PostgreSQL. */
 async function worker(config: Config): Promise<void> {
-  ensureSecretKey(config);
   const log = pino({ level: config.logLevel });
   warnAboutPrivateNetworks(config, log);
   const db = openConfiguredDatabase(config);
   db.onConnectionError((error) => log.warn({ err: error }, 'a database connection dropped; it will be replaced'));
   await migrateToLatest(db);
-  const workers = buildWorkers({ config, db, clock: systemClock, log });
+  // The same modules `serve` builds, for their workers only: no HTTP server, no Redis.
+  const warnSharedState = (error: unknown, what: string) => log.warn({ err: error }, `shared state unavailable: ${what}`);
+  const workers = allModules(buildModules({ config, db, clock: systemClock, log, warnSharedState })).flatMap((module) => module.workers ?? []);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    log.info({ signal }, 'shutting down: finishing the jobs in flight');
+    log.info({ signal }, 'shutting down: finishing the work in flight');
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
     let code = 0;
     try {
-      await workers.close();
+      await Promise.all(workers.map((w) => w.stop()));
       await db.close();
     } catch (error) {
       log.error({ err: error }, 'shutdown did not complete cleanly');
@@ -116,13 +118,14 @@ async function worker(config: Config): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  workers.start();
-  log.info({ engine: db.dialect, kinds: workers.kinds }, 'worker started');
+  for (const w of workers) w.start();
+  log.info({ engine: db.dialect, workers: workers.map((w) => w.name) }, `worker started: ${workers.map((w) => w.name).join(', ')}`);
 }
 
-async function printOpenApi(config: Config): Promise<void> {
+async function printOpenApi(config: LoadedConfig): Promise<void> {
   const db = openDatabase({ sqliteFile: ':memory:' });
-  const app = await buildApp({ config: { ...config, logLevel: 'silent' }, db, clock: systemClock });
+  // The description needs no stored secret: a throw-away key, so no key file is made.
+  const app = await buildApp({ config: { ...config, logLevel: 'silent', secretKey: randomBytes(32) }, db, clock: systemClock });
   await app.ready();
   process.stdout.write(`${JSON.stringify(app.swagger(), null, 2)}\n`);
   await app.close();
@@ -134,9 +137,9 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   switch (command) {
     case 'serve':
-      return serve(config);
+      return serve(withSecretKey(config));
     case 'worker':
-      return worker(config);
+      return worker(withSecretKey(config));
     case 'migrate': {
       const db = openConfiguredDatabase(config);
       const applied = await migrateToLatest(db);

@@ -1,4 +1,5 @@
 // The published description: public, complete, valid, and identical to the committed copy.
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -31,9 +32,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function generated(): Promise<unknown> {
-  // Exactly what `svc openapi` prints: default settings, base URL http://localhost:8080.
+  // Exactly what `svc openapi` prints: default settings, base URL http://localhost:8080, a throw-away key.
   const db = openDatabase({ sqliteFile: ':memory:' });
-  const app = await buildApp({ config: { ...loadConfig({ LOG_LEVEL: 'silent' }), baseUrl: 'http://localhost:8080' }, db, clock: systemClock });
+  const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), baseUrl: 'http://localhost:8080', secretKey: randomBytes(32) };
+  const app = await buildApp({ config, db, clock: systemClock });
   await app.ready();
   const result = app.swagger();
   await app.close();

@@ -2,7 +2,7 @@
 // revoked key, and an out-of-scope key where they have a scope; application routes must
 // refuse a key. Routes added by later issues are covered without writing anything here.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { SCOPES } from '../src/modules/api-keys/scopes.js';
+import { SCOPES } from '../src/core/context.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { createKey, signUp } from './helpers/users.js';
 

@@ -1,5 +1,7 @@
-// Ordered migrations, applied at start-up and by `svc migrate`. Each migration is built
-// for the dialect at hand, so both engines get native column types.
+// Ordered migrations, applied at start-up and by `svc migrate`, strictly in name order: a
+// database that has run a later migration refuses to start with an earlier one missing
+// (Kysely's default). A new migration takes the next number. Each migration is built for
+// the dialect at hand, so both engines get native column types.
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Db, DialectName } from './database.js';
 import { accounts } from './migrations/0001_accounts.js';
@@ -12,6 +14,7 @@ import { deviceHosts } from './migrations/0007_device_hosts.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
+/** In name order; the next one is 0007. */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_accounts': accounts,
   '0002_resources': resources,
@@ -42,10 +45,6 @@ async function migratorFor(db: Db): Promise<Migrator> {
     db: db.kysely as Kysely<unknown>,
     provider: new ListProvider(db.dialect),
     migrationTableSchema,
-    // Migrations are written by parallel work and may land out of name order (0003 arrived
-    // after 0004–0006). Each one only adds its own tables, so a database that ran later ones
-    // first may run an earlier-named one afterwards instead of refusing to start.
-    allowUnorderedMigrations: true,
   });
 }
 

@@ -1,6 +1,27 @@
 // Table types for Kysely. Timestamps are Unix milliseconds (bigint on PostgreSQL, integer
 // on SQLite) so comparisons and ordering behave the same on both engines; booleans are 0/1.
 import type { Generated } from 'kysely';
+import type {
+  DeliveryStatus,
+  EndpointDisabledReason,
+  ExecutionType,
+  Gateway,
+  GroupKind,
+  HostedState,
+  MacroKind,
+  ProxyCheckError,
+  ProxyMode,
+  ProxyScheme,
+  ProxyStatus,
+  RunStatus,
+  SessionType,
+  SubscriptionStatus,
+  WebhookScopeMode,
+} from '../core/values.js';
+
+// The column unions come from the one list of each (core/values.ts); re-exported for the
+// code that reads them with the table types.
+export type { DeliveryStatus, HostedState, ProxyMode, ProxyScheme, ProxyStatus, RunStatus, SessionType, WebhookScopeMode };
 
 export interface UsersTable {
   id: Generated<number>;
@@ -14,7 +35,7 @@ export interface UsersTable {
 
 export interface SubscriptionsTable {
   user_id: number;
-  status: 'trialing' | 'active' | 'inactive';
+  status: SubscriptionStatus;
   plan: string | null;
   trial_ends_at: number | null;
   current_period_end: number | null;
@@ -47,7 +68,7 @@ export interface MacrosTable {
   id: Generated<number>;
   user_id: number;
   name: string;
-  kind: 'python' | 'block';
+  kind: MacroKind;
   description: string | null;
   /** JSON of the block program (block macros only). */
   blocks: string | null;
@@ -60,12 +81,10 @@ export interface DeviceGroupsTable {
   user_id: number;
   name: string;
   description: string | null;
-  kind: 'byod' | 'cloud';
+  kind: GroupKind;
   created_at: number;
   updated_at: number;
 }
-
-export type HostedState = 'stopped' | 'placing' | 'starting' | 'ready' | 'stopping' | 'error';
 
 export interface DevicesTable {
   id: Generated<number>;
@@ -95,8 +114,6 @@ export interface MacroSettingProfilesTable {
   updated_at: number;
 }
 
-export type RunStatus = 'running' | 'completed' | 'failed' | 'stopped';
-
 export interface ExecutionsTable {
   id: Generated<number>;
   user_id: number;
@@ -108,7 +125,7 @@ export interface ExecutionsTable {
   device_name: string | null;
   device_port: number | null;
   group_id: number | null;
-  execution_type: 'block' | 'python';
+  execution_type: ExecutionType;
   started_at: number;
   ended_at: number | null;
   duration_ms: number | null;
@@ -177,11 +194,6 @@ export interface ImagesTable {
   created_at: number;
 }
 
-export type ProxyScheme = 'http' | 'https' | 'socks5';
-export type ProxyMode = 'byop' | 'managed';
-export type ProxyStatus = 'unchecked' | 'live' | 'dead';
-export type SessionType = 'sticky' | 'rotating';
-
 export interface ProxiesTable {
   id: Generated<number>;
   user_id: number;
@@ -195,7 +207,7 @@ export interface ProxiesTable {
   /** AES-256-GCM with SECRET_KEY (lib/crypto.ts); null when there is no password. */
   password_enc: string | null;
   session_type: SessionType;
-  gateway: string | null;
+  gateway: Gateway | null;
   /** JSON of the targeting object; null for plain proxies. */
   targeting: string | null;
   status: ProxyStatus;
@@ -205,7 +217,7 @@ export interface ProxiesTable {
   last_exit_city: string | null;
   last_exit_asn: number | null;
   last_latency_ms: number | null;
-  last_error: string | null;
+  last_error: ProxyCheckError | null;
   created_at: number;
   updated_at: number;
 }
@@ -254,9 +266,6 @@ export interface ProxyUsageDailyTable {
   bytes_down: number;
 }
 
-export type WebhookScopeMode = 'all' | 'groups' | 'devices';
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'exhausted';
-
 export interface WebhookEndpointsTable {
   id: Generated<number>;
   user_id: number;
@@ -273,7 +282,7 @@ export interface WebhookEndpointsTable {
   enabled: number;
   consecutive_failures: Generated<number>;
   first_failure_at: number | null;
-  disabled_reason: 'consecutive_failures' | 'gone' | null;
+  disabled_reason: EndpointDisabledReason | null;
   last_success_at: number | null;
   created_at: number;
   updated_at: number;

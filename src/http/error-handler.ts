@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isForeignKeyViolation } from '../db/database.js';
-import { AppError, type FieldError, MAX_REPORTED_ERRORS, MethodNotAllowedError, ValidationError } from './errors.js';
+import { AppError, type FieldError, MAX_REPORTED_ERRORS, MethodNotAllowedError, ValidationError } from '../core/errors.js';
 
 interface AjvLikeError {
   instancePath?: string;

@@ -6,7 +6,7 @@
 // JSON.parse turns into Infinity (stringified as null), and prototype keys. The walk is
 // iterative so that no body, however deep, can exhaust the stack.
 import type { IncomingHttpHeaders } from 'node:http';
-import { BadRequestError, type FieldError, MAX_REPORTED_ERRORS, UnsupportedMediaTypeError, ValidationError } from './errors.js';
+import { BadRequestError, type FieldError, MAX_REPORTED_ERRORS, UnsupportedMediaTypeError, ValidationError } from '../core/errors.js';
 
 /** Levels of nested arrays and objects a body may have, the body itself being level 1. */
 export const MAX_JSON_DEPTH = 64;

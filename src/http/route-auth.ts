@@ -1,7 +1,7 @@
 // Every route declares who may call it in its options (`config.auth`), next to its path.
 // One hook applies the matching guard, and the OpenAPI security is derived from the same
 // declaration, so the description cannot disagree with the code.
-import type { Scope } from '../modules/api-keys/scopes.js';
+import type { Scope, ServiceContext } from '../core/context.js';
 
 export type RouteAuth =
   /** A key route. `scope` null = any key; 'full' = full-access keys only. */
@@ -10,15 +10,8 @@ export type RouteAuth =
   | { kind: 'admin' }
   | { kind: 'public' };
 
-export interface Caller {
-  userId: number;
-  /** Set when the request came with an API key. */
-  keyId: number | null;
-  /** Set when the request came with a signed-in session. */
-  sessionId: number | null;
-  /** The key's scopes; empty means full access (always empty for sessions). */
-  scopes: Scope[];
-}
+/** Who the guard admitted; routes pass it on as a ServiceContext (request-context.ts). */
+export type Caller = Pick<ServiceContext, 'userId' | 'keyId' | 'sessionId' | 'scopes'>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -5,7 +5,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
-import { type FieldError, ValidationError } from './errors.js';
+import { type FieldError, ValidationError } from '../core/errors.js';
 import { parseJsonBody, textProblem } from './json-body.js';
 
 function makeAjv(options: Options): Ajv {

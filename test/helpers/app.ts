@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
-import { type Config, loadConfig } from '../../src/config.js';
+import { type Config, loadConfig, withSecretKey } from '../../src/config.js';
 import { type Db, openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { connectRedis, type Redis, redisReady } from '../../src/db/redis.js';
@@ -93,7 +93,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const storage = options.shareWith ?? newStorage();
   const owner = !options.shareWith;
   if (storage.pgSchema && owner) await createSchema(storage.pgSchema);
-  const config = loadConfig({
+  const config = withSecretKey(loadConfig({
     SECRET_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'info',
     AUTH_RATE_LIMIT_PER_IP: '100000',
@@ -101,7 +101,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
     ...(TEST_REDIS_URL ? { REDIS_URL: TEST_REDIS_URL } : {}),
     ...options.env,
-  });
+  }));
   const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: storage.sqliteFile ?? ':memory:', pgSchema: storage.pgSchema, poolSize: 5 });
   await migrateToLatest(db);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;

@@ -3,7 +3,7 @@
 // many times its size. Sign-in and sign-up attempts count against the per-address limit
 // whether or not their body is valid.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MAX_REPORTED_ERRORS, ValidationError } from '../../src/http/errors.js';
+import { MAX_REPORTED_ERRORS, ValidationError } from '../../src/core/errors.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { signUp, type SignedUpUser } from '../helpers/users.js';
 

@@ -1,6 +1,7 @@
 // Accounts, subscriptions, sessions and API keys.
 import type { Kysely, Migration } from 'kysely';
-import { refType, withId } from '../columns.js';
+import { SUBSCRIPTION_STATUSES } from '../../core/values.js';
+import { oneOf, refType, withId } from '../columns.js';
 import type { DialectName } from '../database.js';
 
 export function accounts(dialect: DialectName): Migration {
@@ -23,6 +24,7 @@ export function accounts(dialect: DialectName): Migration {
         .addColumn('trial_ends_at', 'bigint')
         .addColumn('current_period_end', 'bigint')
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addCheckConstraint('subscriptions_status_check', oneOf('status', SUBSCRIPTION_STATUSES))
         .execute();
 
       await withId(db.schema.createTable('sessions'), dialect)

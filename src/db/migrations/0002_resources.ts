@@ -1,6 +1,7 @@
 // Macros, device groups, devices, settings profiles, run history, run logs and events.
 import type { Kysely, Migration } from 'kysely';
-import { refType, withId } from '../columns.js';
+import { EXECUTION_TYPES, FLAG_VALUES, GROUP_KINDS, HOSTED_STATES, MACRO_KINDS, RUN_STATUSES } from '../../core/values.js';
+import { oneOf, refType, withId } from '../columns.js';
 import type { DialectName } from '../database.js';
 
 export function resources(dialect: DialectName): Migration {
@@ -15,6 +16,7 @@ export function resources(dialect: DialectName): Migration {
         .addColumn('blocks', 'text')
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addCheckConstraint('macros_kind_check', oneOf('kind', MACRO_KINDS))
         .execute();
       await db.schema.createIndex('macros_user_idx').on('macros').columns(['user_id', 'id']).execute();
 
@@ -25,6 +27,7 @@ export function resources(dialect: DialectName): Migration {
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addCheckConstraint('device_groups_kind_check', oneOf('kind', GROUP_KINDS))
         .execute();
       await db.schema.createIndex('device_groups_user_idx').on('device_groups').columns(['user_id', 'id']).execute();
 
@@ -36,6 +39,7 @@ export function resources(dialect: DialectName): Migration {
         .addColumn('is_default', 'integer', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addCheckConstraint('macro_setting_profiles_is_default_check', oneOf('is_default', FLAG_VALUES))
         .execute();
       // Unique per macro: two concurrent creates of one name cannot both win.
       await db.schema.createIndex('profiles_macro_name_uq').on('macro_setting_profiles').columns(['macro_id', 'name']).unique().execute();
@@ -54,6 +58,8 @@ export function resources(dialect: DialectName): Migration {
         .addColumn('run_count', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addCheckConstraint('devices_is_hosted_check', oneOf('is_hosted', FLAG_VALUES))
+        .addCheckConstraint('devices_hosted_state_check', oneOf('hosted_state', HOSTED_STATES))
         .execute();
       await db.schema.createIndex('devices_user_idx').on('devices').columns(['user_id', 'id']).execute();
       await db.schema.createIndex('devices_group_idx').on('devices').column('group_id').execute();
@@ -82,6 +88,8 @@ export function resources(dialect: DialectName): Migration {
         .addColumn('proxy_country', 'text')
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addCheckConstraint('executions_status_check', oneOf('status', RUN_STATUSES))
+        .addCheckConstraint('executions_execution_type_check', oneOf('execution_type', EXECUTION_TYPES))
         .execute();
       await db.schema.createIndex('executions_user_execution_uq').on('executions').columns(['user_id', 'execution_id']).unique().execute();
       // Newest-first pages, with and without each filter, walk one of these in order.

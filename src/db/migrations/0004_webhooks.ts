@@ -2,7 +2,8 @@
 // due rows (`status` pending, `next_attempt_at` passed) with a lease (`locked_until`,
 // `locked_by`), so a crashed worker's rows return to the queue when the lease runs out.
 import { type Kysely, type Migration, sql } from 'kysely';
-import { refType, withId } from '../columns.js';
+import { DELIVERY_STATUSES, ENDPOINT_DISABLED_REASONS, FLAG_VALUES, WEBHOOK_SCOPE_MODES } from '../../core/values.js';
+import { oneOf, refType, withId } from '../columns.js';
 import type { DialectName } from '../database.js';
 
 export function webhooks(dialect: DialectName): Migration {
@@ -28,6 +29,9 @@ export function webhooks(dialect: DialectName): Migration {
         .addColumn('last_success_at', 'bigint')
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addCheckConstraint('webhook_endpoints_scope_mode_check', oneOf('scope_mode', WEBHOOK_SCOPE_MODES))
+        .addCheckConstraint('webhook_endpoints_enabled_check', oneOf('enabled', FLAG_VALUES))
+        .addCheckConstraint('webhook_endpoints_disabled_reason_check', oneOf('disabled_reason', ENDPOINT_DISABLED_REASONS))
         .execute();
       await db.schema.createIndex('webhook_endpoints_user_idx').on('webhook_endpoints').columns(['user_id', 'id']).execute();
 
@@ -51,6 +55,7 @@ export function webhooks(dialect: DialectName): Migration {
         .addColumn('delivered_at', 'bigint')
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addCheckConstraint('webhook_deliveries_status_check', oneOf('status', DELIVERY_STATUSES))
         .execute();
       // One delivery per event and endpoint, whatever retries the fan-out sees.
       await db.schema.createIndex('webhook_deliveries_event_endpoint_uq').on('webhook_deliveries').columns(['event_pk', 'endpoint_id']).unique().execute();

@@ -1,7 +1,8 @@
 // Proxies, their assignments to devices, the audit of revealed passwords, and bandwidth
 // usage (raw samples plus a per-day roll-up that the usage report reads).
 import { type Kysely, type Migration, sql } from 'kysely';
-import { refType, withId } from '../columns.js';
+import { FLAG_VALUES, GATEWAYS, PROXY_CHECK_ERRORS, PROXY_MODES, PROXY_SCHEMES, PROXY_STATUSES, SESSION_TYPES } from '../../core/values.js';
+import { oneOf, refType, withId } from '../columns.js';
 import type { DialectName } from '../database.js';
 
 export function proxies(dialect: DialectName): Migration {
@@ -31,6 +32,12 @@ export function proxies(dialect: DialectName): Migration {
         .addColumn('last_error', 'text')
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addCheckConstraint('proxies_mode_check', oneOf('mode', PROXY_MODES))
+        .addCheckConstraint('proxies_scheme_check', oneOf('scheme', PROXY_SCHEMES))
+        .addCheckConstraint('proxies_session_type_check', oneOf('session_type', SESSION_TYPES))
+        .addCheckConstraint('proxies_gateway_check', oneOf('gateway', GATEWAYS))
+        .addCheckConstraint('proxies_status_check', oneOf('status', PROXY_STATUSES))
+        .addCheckConstraint('proxies_last_error_check', oneOf('last_error', PROXY_CHECK_ERRORS))
         .execute();
       // decisions.md §6: (scheme, host, port, username) is a duplicate within an account;
       // the index makes two concurrent imports of one line unable to both win.
@@ -46,6 +53,8 @@ export function proxies(dialect: DialectName): Migration {
         .addColumn('active', 'integer', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('ended_at', 'bigint')
+        .addCheckConstraint('proxy_assignments_session_type_check', oneOf('session_type', SESSION_TYPES))
+        .addCheckConstraint('proxy_assignments_active_check', oneOf('active', FLAG_VALUES))
         .execute();
       // At most one active assignment per device, enforced by the database itself.
       await db.schema.createIndex('proxy_assignments_device_active_uq').on('proxy_assignments').column('device_id').unique().where(sql.ref('active'), '=', 1).execute();

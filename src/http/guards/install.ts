@@ -1,21 +1,25 @@
 // Applies each route's declared guard, and refuses at start-up any /api or /admin route
 // that forgot to declare one, or a documented route without an operationId and a
-// description. The OpenAPI security and error statuses of a route are derived here too.
-import type { FastifyInstance, RouteOptions } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { Clock } from '../../lib/clock.js';
+// description. The OpenAPI security and error statuses of a route are derived here too. The
+// guards themselves belong to the modules that own keys, sessions and the operator's
+// token; they arrive here as dependencies, so this layer imports no module.
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { Scope } from '../../core/context.js';
 import { derivedStatuses, type RouteShape, statusMeaning } from '../documented-statuses.js';
 import type { RouteAuth } from '../route-auth.js';
-import { checkAdmin } from './admin.js';
-import type { ApiKeyGate } from './api-key.js';
-import { checkSession } from './session.js';
+
+/** Checks one request; throws an AppError (401, 404, …) to refuse it, sets `request.caller` to admit it. */
+export type RequestGuard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** The key gate (modules/api-keys/gate.ts, injected): 401, 429, 402 and 403, in the contract's order. */
+export interface KeyGate {
+  check(request: FastifyRequest, reply: FastifyReply, required: Scope | 'full' | null): Promise<void>;
+}
 
 export interface GuardDeps {
-  gate: ApiKeyGate;
-  db: Kysely<Database>;
-  clock: Clock;
-  adminToken: string | undefined;
+  keyGate: KeyGate;
+  session: RequestGuard;
+  admin: RequestGuard;
 }
 
 const ERROR_REF = { $ref: 'Error#' };
@@ -120,11 +124,11 @@ export function installGuards(app: FastifyInstance, deps: GuardDeps): void {
     if (!auth) return;
     switch (auth.kind) {
       case 'apiKey':
-        return deps.gate.check(request, reply, auth.scope);
+        return deps.keyGate.check(request, reply, auth.scope);
       case 'session':
-        return checkSession(request, deps.db, deps.clock);
+        return deps.session(request, reply);
       case 'admin':
-        return checkAdmin(request, deps.adminToken);
+        return deps.admin(request, reply);
       case 'public':
         return;
     }

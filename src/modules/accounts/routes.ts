@@ -1,23 +1,20 @@
 // Sign-up, sign-in, sign-out and the current user. Sign-up and sign-in are limited per
-// client address against password guessing; the limit counts in onRequest, before the body
-// is read or validated, so a malformed or oversized attempt counts like any other.
+// client address against password guessing.
 import { serialize } from 'cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { RateLimitedError } from '../../http/errors.js';
+import { RateLimitedError } from '../../core/errors.js';
 import { type FixedWindowLimiter, rateLimitHeaders } from '../../http/rate-limit.js';
-import { callerOf, publicRoute, sessionRoute } from '../../http/route-auth.js';
-import { errors } from '../../http/schema-helpers.js';
+import { contextOf, originOf } from '../../http/request-context.js';
+import { publicRoute, sessionRoute } from '../../http/route-auth.js';
+import { errors } from '../../core/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { LoginBody, Me, SignedIn, SignupBody } from './schemas.js';
 import type { AccountService } from './service.js';
-import { deleteSession, type IssuedSession, SESSION_COOKIE, SESSION_DAYS } from './sessions.js';
+import { type IssuedSession, SESSION_COOKIE, SESSION_DAYS } from './sessions.js';
 
 export interface AccountRouteDeps {
   accounts: AccountService;
-  db: Kysely<Database>;
   clock: Clock;
   signInLimiter: FixedWindowLimiter;
   secureCookies: boolean;
@@ -53,7 +50,7 @@ export function accountRoutes(deps: AccountRouteDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) => {
-        const result = await deps.accounts.signup(request.body);
+        const result = await deps.accounts.signup(originOf(request), request.body);
         setSessionCookie(reply, result.session);
         return reply.code(201).send(result);
       },
@@ -74,7 +71,7 @@ export function accountRoutes(deps: AccountRouteDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) => {
-        const result = await deps.accounts.login(request.body);
+        const result = await deps.accounts.login(originOf(request), request.body);
         setSessionCookie(reply, result.session);
         return result;
       },
@@ -93,8 +90,7 @@ export function accountRoutes(deps: AccountRouteDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) => {
-        const { sessionId } = callerOf(request);
-        if (sessionId !== null) await deleteSession(deps.db, sessionId);
+        await deps.accounts.logout(contextOf(request));
         return reply.code(204).header('set-cookie', sessionCookie('', 0)).send(null);
       },
     );
@@ -111,7 +107,7 @@ export function accountRoutes(deps: AccountRouteDeps): FastifyPluginAsyncTypebox
           response: { 200: Me, ...errors(401) },
         },
       },
-      async (request) => deps.accounts.me(callerOf(request).userId),
+      async (request) => deps.accounts.me(contextOf(request)),
     );
   };
 }

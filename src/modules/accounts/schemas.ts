@@ -1,6 +1,6 @@
-import { Type } from 'typebox';
-import { DateTime, Nullable } from '../../http/schema-helpers.js';
-import { Subscription } from '../billing/schemas.js';
+import { type Static, Type } from 'typebox';
+import { DateTime, Nullable } from '../../core/schema.js';
+import { Subscription } from '../billing/index.js';
 
 export const User = Type.Object(
   { id: Type.Integer(), email: Type.String(), name: Nullable(Type.String()), created_at: DateTime() },
@@ -23,11 +23,13 @@ export const SignupBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type SignupInput = Static<typeof SignupBody>;
 
 export const LoginBody = Type.Object(
   { email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 1024 }) },
   { additionalProperties: false },
 );
+export type LoginInput = Static<typeof LoginBody>;
 
 export const SignedIn = Type.Object({ user: User, session: Session, subscription: Subscription });
 export const Me = Type.Object({ user: User, subscription: Subscription });

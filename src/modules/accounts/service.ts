@@ -1,19 +1,17 @@
 // Sign-up, sign-in and the signed-in user's own record.
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { isUniqueViolation } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
-import { ConflictError, NotFoundError, UnauthorizedError } from '../../http/errors.js';
+import type { Database, UsersTable } from '../../db/schema.js';
+import type { CallOrigin, ServiceContext } from '../../core/context.js';
+import { ConflictError, NotFoundError, UnauthorizedError } from '../../core/errors.js';
 import { type Clock, DAY_MS, toIso } from '../../lib/clock.js';
 import { hashPassword, type ScryptParams, verifyPassword } from '../../lib/crypto.js';
-import { loadSubscription, presentSubscription, TRIAL_DAYS } from '../billing/subscription.js';
-import { createSession } from './sessions.js';
+import { loadSubscription, presentSubscription, TRIAL_DAYS } from '../billing/index.js';
+import type { LoginInput, SignupInput } from './schemas.js';
+import { createSession, deleteSession } from './sessions.js';
 
-export interface UserRow {
-  id: number;
-  email: string;
-  name: string | null;
-  created_at: number;
-}
+/** A user as shown: never the password hash. */
+export type UserRow = Pick<Selectable<UsersTable>, 'id' | 'email' | 'name' | 'created_at'>;
 
 export function presentUser(user: UserRow) {
   return { id: user.id, email: user.email, name: user.name, created_at: toIso(user.created_at) };
@@ -35,7 +33,7 @@ export class AccountService {
     this.dummyHash = hashPassword('not-a-real-password', passwordParams);
   }
 
-  async signup(input: { email: string; password: string; name?: string }) {
+  async signup(_origin: CallOrigin, input: SignupInput) {
     const now = this.clock.now();
     const email = normaliseEmail(input.email);
     const passwordHash = await hashPassword(input.password, this.passwordParams);
@@ -57,7 +55,7 @@ export class AccountService {
     }
   }
 
-  async login(input: { email: string; password: string }) {
+  async login(_origin: CallOrigin, input: LoginInput) {
     const user = await this.db
       .selectFrom('users')
       .select(['id', 'email', 'name', 'created_at', 'password_hash', 'disabled_at'])
@@ -71,9 +69,14 @@ export class AccountService {
     return { user: presentUser(user), session, subscription: presentSubscription(await loadSubscription(this.db, user.id)) };
   }
 
-  async me(userId: number) {
-    const user = await this.db.selectFrom('users').select(['id', 'email', 'name', 'created_at']).where('id', '=', userId).executeTakeFirst();
+  async me(ctx: ServiceContext) {
+    const user = await this.db.selectFrom('users').select(['id', 'email', 'name', 'created_at']).where('id', '=', ctx.userId).executeTakeFirst();
     if (!user) throw new NotFoundError('No such user.');
-    return { user: presentUser(user), subscription: presentSubscription(await loadSubscription(this.db, userId)) };
+    return { user: presentUser(user), subscription: presentSubscription(await loadSubscription(this.db, ctx.userId)) };
+  }
+
+  /** Signs out the session that made the call; it stops working at once. A key caller has none to end. */
+  async logout(ctx: ServiceContext): Promise<void> {
+    if (ctx.sessionId !== null) await deleteSession(this.db, ctx.sessionId);
   }
 }

@@ -1,10 +1,8 @@
 // `svc admin …`: the admin operations for a person at a terminal, by calling the admin API
 // of a running server (BASE_URL) with ADMIN_TOKEN.
 import { parseArgs } from 'node:util';
-import type { Config } from '../../config.js';
-
-/** A failure to report to the person at the terminal as one line, without a stack. */
-export class CliError extends Error {}
+import type { LoadedConfig as Config } from '../../config.js';
+import { CliError } from '../../lib/cli-error.js';
 
 async function call(config: Config, method: string, path: string, body?: unknown): Promise<unknown> {
   if (!config.adminToken) throw new CliError('Set ADMIN_TOKEN to the token the server was started with.');

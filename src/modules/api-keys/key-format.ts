@@ -1,6 +1,7 @@
 // The key: `svc_` + 48 lowercase hex from a cryptographic source. Only its SHA-256 is
 // stored; the listing shows its first twelve characters.
 import { randomBytes } from 'node:crypto';
+import type { ExpiryChoice, KeyState } from '../../core/values.js';
 import { sha256Hex } from '../../lib/crypto.js';
 
 export const KEY_PATTERN = /^svc_[0-9a-f]{48}$/;
@@ -11,8 +12,6 @@ export function generateKey(): { key: string; hash: string; prefix: string } {
   return { key, hash: sha256Hex(key), prefix: key.slice(0, PREFIX_LENGTH) };
 }
 
-export const EXPIRY_CHOICES = ['30d', '90d', '1y', 'never'] as const;
-export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];
 
 const EXPIRY_DAYS: Record<ExpiryChoice, number | null> = { '30d': 30, '90d': 90, '1y': 365, never: null };
 
@@ -20,8 +19,6 @@ export function expiryFor(choice: ExpiryChoice, now: number): number | null {
   const days = EXPIRY_DAYS[choice];
   return days === null ? null : now + days * 86_400_000;
 }
-
-export type KeyState = 'Active' | 'Revoked' | 'Expired';
 
 export function keyState(key: { revoked_at: number | null; expires_at: number | null }, now: number): KeyState {
   if (key.revoked_at !== null) return 'Revoked';

@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { toIso } from '../../lib/clock.js';
 import { constantTimeEqual } from '../../lib/crypto.js';
-import type { SubscriptionRow } from '../billing/subscription.js';
+import type { SubscriptionRow } from '../billing/index.js';
 import type { AuthEpoch } from './auth-epoch.js';
 import type { Scope } from './scopes.js';
 

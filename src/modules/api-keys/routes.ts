@@ -1,8 +1,9 @@
 // Key management (session only) and `GET /api/whoami` (any key), which lets a script or AI
 // client check the key it holds.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf, keyRoute, sessionRoute } from '../../http/route-auth.js';
-import { errors, IdParams } from '../../http/schema-helpers.js';
+import { contextOf } from '../../http/request-context.js';
+import { keyRoute, sessionRoute } from '../../http/route-auth.js';
+import { errors, IdParams } from '../../core/schema.js';
 import type { ResolvedKey } from './key-resolver.js';
 import { ApiKey, CreatedKey, CreateKeyBody, KeyList, WhoAmI } from './schemas.js';
 import type { ApiKeyService } from './service.js';
@@ -28,7 +29,7 @@ export function apiKeyRoutes(keys: ApiKeyService): FastifyPluginAsyncTypebox {
           response: { 201: CreatedKey, ...errors(400, 401, 402, 422) },
         },
       },
-      async (request, reply) => reply.code(201).send(await keys.create(callerOf(request).userId, request.body)),
+      async (request, reply) => reply.code(201).send(await keys.create(contextOf(request), request.body)),
     );
 
     app.get(
@@ -43,7 +44,7 @@ export function apiKeyRoutes(keys: ApiKeyService): FastifyPluginAsyncTypebox {
           response: { 200: KeyList, ...errors(401) },
         },
       },
-      async (request) => keys.list(callerOf(request).userId),
+      async (request) => keys.list(contextOf(request)),
     );
 
     app.delete(
@@ -59,7 +60,7 @@ export function apiKeyRoutes(keys: ApiKeyService): FastifyPluginAsyncTypebox {
           response: { 200: ApiKey, ...errors(401, 404, 422) },
         },
       },
-      async (request) => keys.revoke(callerOf(request).userId, request.params.id),
+      async (request) => keys.revoke(contextOf(request), request.params),
     );
 
     app.get(

@@ -1,7 +1,7 @@
-import { Type } from 'typebox';
-import { DateTime, Nullable, StringEnum } from '../../http/schema-helpers.js';
-import { EXPIRY_CHOICES } from './key-format.js';
-import { SCOPES } from './scopes.js';
+import { type Static, Type } from 'typebox';
+import { DateTime, Nullable, StringEnum } from '../../core/schema.js';
+import { EXPIRY_CHOICES, KEY_STATES } from '../../core/values.js';
+import { SCOPES } from '../../core/context.js';
 
 export const ScopeName = StringEnum(SCOPES, { description: 'A key scope' });
 
@@ -10,7 +10,7 @@ export const ApiKey = Type.Object(
     id: Type.Integer(),
     name: Type.String(),
     prefix: Type.String({ description: 'The first twelve characters of the key.' }),
-    state: StringEnum(['Active', 'Revoked', 'Expired'] as const),
+    state: StringEnum(KEY_STATES),
     scopes: Type.Array(ScopeName, { description: 'Empty means full access.' }),
     created_at: DateTime(),
     expires_at: Nullable(DateTime({ description: 'null for a key that never expires' })),
@@ -28,6 +28,7 @@ export const CreateKeyBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type CreateKeyInput = Static<typeof CreateKeyBody>;
 
 export const CreatedKey = Type.Object({
   key: Type.String({ description: 'The whole key. It is returned only here, once.' }),

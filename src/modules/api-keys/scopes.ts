@@ -1,6 +1,7 @@
-// The key scopes of the contract. A key with none has full access.
-export const SCOPES = ['devices:control', 'macros:run', 'macros:author', 'maps:read', 'runs:read'] as const;
-export type Scope = (typeof SCOPES)[number];
+// Whether a key's scopes cover what a route needs. The scope list itself is in core/context.ts.
+import type { Scope } from '../../core/context.js';
+
+export { SCOPES, type Scope } from '../../core/context.js';
 
 export function keyCovers(keyScopes: readonly Scope[], required: Scope | 'full' | null): boolean {
   if (keyScopes.length === 0 || required === null) return true;

@@ -1,31 +1,25 @@
 // API key management for the signed-in application: create (returns the secret once),
 // list every key newest first, and revoke (immediate in every process).
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { lockUserRow } from '../../db/locks.js';
-import type { Database } from '../../db/schema.js';
-import { LimitReachedError, NotFoundError, SubscriptionRequiredError } from '../../http/errors.js';
+import type { ApiKeysTable, Database } from '../../db/schema.js';
+import { LimitReachedError, NotFoundError, SubscriptionRequiredError } from '../../core/errors.js';
 import { type Clock, toIso } from '../../lib/clock.js';
-import { isSubscriptionActive, loadSubscription } from '../billing/subscription.js';
-import { type ExpiryChoice, expiryFor, generateKey, keyState } from './key-format.js';
+import { isSubscriptionActive, loadSubscription } from '../billing/index.js';
+import type { IdInput } from '../../core/schema.js';
+import { expiryFor, generateKey, keyState } from './key-format.js';
 import type { KeyResolver } from './key-resolver.js';
 import type { LastUsedRecorder } from './last-used.js';
-import type { Scope } from './scopes.js';
+import type { CreateKeyInput } from './schemas.js';
+import type { Scope, ServiceContext } from '../../core/context.js';
 
 export const MAX_ACTIVE_KEYS = 25;
 
-interface KeyRow {
-  id: number;
-  name: string;
-  prefix: string;
-  scopes: string;
-  created_at: number;
-  expires_at: number | null;
-  revoked_at: number | null;
-  last_used_at: number | null;
-}
-
 const KEY_COLUMNS = ['id', 'name', 'prefix', 'scopes', 'created_at', 'expires_at', 'revoked_at', 'last_used_at'] as const;
+
+/** A key as listed: never its hash. */
+type KeyRow = Pick<Selectable<ApiKeysTable>, (typeof KEY_COLUMNS)[number]>;
 
 export function presentKey(row: KeyRow, now: number) {
   return {
@@ -50,7 +44,8 @@ export class ApiKeyService {
     private readonly lastUsed: LastUsedRecorder,
   ) {}
 
-  async create(userId: number, input: { name: string; expires_in?: ExpiryChoice; scopes?: Scope[] }) {
+  async create(ctx: ServiceContext, input: CreateKeyInput) {
+    const { userId } = ctx;
     const now = this.clock.now();
     if (!isSubscriptionActive(await loadSubscription(this.db, userId), now)) throw new SubscriptionRequiredError();
     const scopes = [...new Set(input.scopes ?? [])];
@@ -92,15 +87,16 @@ export class ApiKeyService {
     return { key, api_key: presentKey(row, now) };
   }
 
-  async list(userId: number) {
+  async list(ctx: ServiceContext) {
     await this.lastUsed.flush();
-    const rows = await this.db.selectFrom('api_keys').select(KEY_COLUMNS).where('user_id', '=', userId).orderBy('id', 'desc').execute();
+    const rows = await this.db.selectFrom('api_keys').select(KEY_COLUMNS).where('user_id', '=', ctx.userId).orderBy('id', 'desc').execute();
     const now = this.clock.now();
     return { items: rows.map((row) => presentKey(row, now)) };
   }
 
   /** Revoking an already revoked key answers the same record. */
-  async revoke(userId: number, keyId: number) {
+  async revoke(ctx: ServiceContext, { id: keyId }: IdInput) {
+    const { userId } = ctx;
     const now = this.clock.now();
     await this.db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
     await this.lastUsed.flush();

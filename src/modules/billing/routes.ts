@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { callerOf, sessionRoute } from '../../http/route-auth.js';
-import { errors } from '../../http/schema-helpers.js';
+import { errors } from '../../core/schema.js';
+import { contextOf } from '../../http/request-context.js';
+import { sessionRoute } from '../../http/route-auth.js';
 import { Subscription } from './schemas.js';
-import { loadSubscription, presentSubscription } from './subscription.js';
+import type { SubscriptionService } from './service.js';
 
-export function billingRoutes(db: Kysely<Database>): FastifyPluginAsyncTypebox {
+export function billingRoutes(subscriptions: SubscriptionService): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/billing/subscription',
@@ -20,7 +19,7 @@ export function billingRoutes(db: Kysely<Database>): FastifyPluginAsyncTypebox {
           response: { 200: Subscription, ...errors(401) },
         },
       },
-      async (request) => presentSubscription(await loadSubscription(db, callerOf(request).userId)),
+      async (request) => subscriptions.current(contextOf(request)),
     );
   };
 }

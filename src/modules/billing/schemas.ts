@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
-import { DateTime, Nullable, StringEnum } from '../../http/schema-helpers.js';
-
-export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'inactive'] as const;
+import { DateTime, Nullable, StringEnum } from '../../core/schema.js';
+import { SUBSCRIPTION_STATUSES } from '../../core/values.js';
 
 export const Subscription = Type.Object(
   {

@@ -1,11 +1,12 @@
 // The subscription rule of app-api.md: active with no or a future period end, or trialing
 // with a future trial end. Key traffic and key creation need it.
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, SubscriptionsTable } from '../../db/schema.js';
-import { NotFoundError } from '../../http/errors.js';
+import { NotFoundError } from '../../core/errors.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 
-export type SubscriptionRow = Omit<SubscriptionsTable, 'user_id' | 'updated_at'>;
+/** What the subscription rule reads: the row without its key and bookkeeping. */
+export type SubscriptionRow = Omit<Selectable<SubscriptionsTable>, 'user_id' | 'updated_at'>;
 
 export const TRIAL_DAYS = 14;
 

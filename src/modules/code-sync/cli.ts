@@ -2,8 +2,8 @@
 // code from a terminal or a script. Push uploads with SVC_API_KEY to SVC_BASE_URL.
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import type { Config } from '../../config.js';
-import { CliError } from '../admin/cli.js';
+import type { LoadedConfig as Config } from '../../config.js';
+import { CliError } from '../../lib/cli-error.js';
 import { worktreeHash } from './hash.js';
 import { readWorktree, type Worktree, WorktreeError, zipWorktree } from './worktree.js';
 

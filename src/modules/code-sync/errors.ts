@@ -1,6 +1,6 @@
 // Why an upload was refused. Each refusal is a 422 `validation_failed` naming the field, so a
 // client handles it like any other validation error; `reason` lets a script tell them apart.
-import { AppError, type ErrorDetails } from '../../http/errors.js';
+import { AppError, type ErrorDetails } from '../../core/errors.js';
 
 export type RefusalReason =
   | 'invalid_base64'

@@ -1,7 +1,8 @@
 // Code sync routes (scope `macros:run`): read a code macro's current snapshot, upload a new one.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf, keyRoute } from '../../http/route-auth.js';
-import { errors, IdParams } from '../../http/schema-helpers.js';
+import { contextOf } from '../../http/request-context.js';
+import { keyRoute } from '../../http/route-auth.js';
+import { errors, IdParams } from '../../core/schema.js';
 import { CodeState, SnapshotAnswer, SnapshotBody } from './schemas.js';
 import { type CodeSyncService, SNAPSHOT_LIMITS } from './service.js';
 
@@ -21,7 +22,7 @@ export function codeSyncRoutes(codeSync: CodeSyncService): FastifyPluginAsyncTyp
           response: { 200: CodeState, ...errors(404, 422) },
         },
       },
-      async (request) => codeSync.state(callerOf(request).userId, request.params.id),
+      async (request) => codeSync.state(contextOf(request), request.params),
     );
     app.post(
       '/api/macros/:id/code-snapshot',
@@ -42,7 +43,7 @@ export function codeSyncRoutes(codeSync: CodeSyncService): FastifyPluginAsyncTyp
         },
       },
       async (request, reply) => {
-        const answer = await codeSync.upload(callerOf(request).userId, request.params.id, request.body);
+        const answer = await codeSync.upload(contextOf(request), { ...request.params, ...request.body });
         return reply.code(answer.created ? 201 : 200).send(answer);
       },
     );

@@ -1,5 +1,6 @@
-import { Type } from 'typebox';
-import { DateTime, StringEnum } from '../../http/schema-helpers.js';
+import { type Static, Type } from 'typebox';
+import { DateTime, StringEnum } from '../../core/schema.js';
+import { SNAPSHOT_WARNING_CODES } from '../../core/values.js';
 
 const Hash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'sha256 hex of the manifest (docs/code-sync.md), lowercase' });
 
@@ -15,6 +16,7 @@ export const SnapshotBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type SnapshotUpload = Static<typeof SnapshotBody>;
 
 export const CodeState = Type.Object(
   {
@@ -29,13 +31,14 @@ export const CodeState = Type.Object(
 
 const Warning = Type.Object(
   {
-    code: StringEnum(['entry_defaulted', 'large_file', 'unknown_image'] as const),
+    code: StringEnum(SNAPSHOT_WARNING_CODES),
     message: Type.String(),
     path: Type.Optional(Type.String()),
     line: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   { $id: 'CodeSnapshotWarning' },
 );
+export type SnapshotWarning = Static<typeof Warning>;
 
 export const SnapshotAnswer = Type.Object(
   {
@@ -50,3 +53,4 @@ export const SnapshotAnswer = Type.Object(
   },
   { $id: 'CodeSnapshotUpload' },
 );
+export type SnapshotUploadAnswer = Static<typeof SnapshotAnswer>;

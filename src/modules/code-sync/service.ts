@@ -3,17 +3,20 @@
 // Every check runs before anything is written, so a refused upload changes nothing.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { NotFoundError } from '../../http/errors.js';
+import type { ServiceContext } from '../../core/context.js';
+import { NotFoundError } from '../../core/errors.js';
+import type { IdInput } from '../../core/schema.js';
 import { decodeBase64Strict, decodedLength } from '../../lib/base64.js';
 import { type Clock, toIso } from '../../lib/clock.js';
-import { findOwnedMacro } from '../macros/service.js';
+import { findOwnedMacro } from '../macros/index.js';
 import { chooseEntry } from './entry.js';
 import { SnapshotRefusedError, zipRefused } from './errors.js';
 import { worktreeHash } from './hash.js';
 import { ownedImageIds } from './image-library.js';
+import type { SnapshotUpload, SnapshotUploadAnswer } from './schemas.js';
 import { readTree } from './tree.js';
 import { type SnapshotSummary, SnapshotStore } from './snapshot-store.js';
-import { firstImageUses, snapshotWarnings, type Warning } from './warnings.js';
+import { firstImageUses, snapshotWarnings } from './warnings.js';
 
 const MiB = 1024 * 1024;
 
@@ -28,22 +31,6 @@ export const SNAPSHOT_LIMITS = {
   largeFileBytes: MiB,
 } as const;
 
-export interface SnapshotUpload {
-  zip_file_base64: string;
-  worktree_hash: string;
-  entry_path?: string;
-}
-
-export interface UploadAnswer {
-  worktree_hash: string;
-  entry_path: string;
-  entry_kind: 'python';
-  image_ids: string[];
-  warnings: Warning[];
-  size_bytes: number;
-  file_count: number;
-  created: boolean;
-}
 
 function presentState(row: SnapshotSummary) {
   return { worktree_hash: row.worktree_hash, entry_path: row.entry_path, size_bytes: row.size_bytes, file_count: row.file_count, created_at: toIso(row.created_at) };
@@ -75,14 +62,15 @@ export class CodeSyncService {
     return macro;
   }
 
-  async state(userId: number, macroId: number) {
-    await this.findCodeMacro(userId, macroId);
+  async state(ctx: ServiceContext, { id: macroId }: IdInput) {
+    await this.findCodeMacro(ctx.userId, macroId);
     const current = await this.store.current(macroId);
     if (!current) throw new NotFoundError('This macro has never been synced. Upload its code with POST /api/macros/{id}/code-snapshot.', 'code_not_synced');
     return presentState(current);
   }
 
-  async upload(userId: number, macroId: number, input: SnapshotUpload): Promise<UploadAnswer> {
+  async upload(ctx: ServiceContext, { id: macroId, ...input }: IdInput & SnapshotUpload): Promise<SnapshotUploadAnswer> {
+    const { userId } = ctx;
     await this.findCodeMacro(userId, macroId);
     const zip = decodeZip(input.zip_file_base64);
     const files = await readTree(zip, SNAPSHOT_LIMITS);

@@ -1,7 +1,7 @@
 // Snapshots in the database: one row per (macro, worktree hash) holding the zip, and a
 // pointer to each macro's current one. Every process on a shared database reads the same.
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { CodeSnapshotsTable, Database } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 
 export interface NewSnapshot {
@@ -17,14 +17,7 @@ export interface NewSnapshot {
 /** Everything but the zip, which only a run needs. */
 const SUMMARY = ['id', 'worktree_hash', 'entry_path', 'size_bytes', 'file_count', 'created_at'] as const;
 
-export interface SnapshotSummary {
-  id: number;
-  worktree_hash: string;
-  entry_path: string;
-  size_bytes: number;
-  file_count: number;
-  created_at: number;
-}
+export type SnapshotSummary = Pick<Selectable<CodeSnapshotsTable>, (typeof SUMMARY)[number]>;
 
 export class SnapshotStore {
   constructor(

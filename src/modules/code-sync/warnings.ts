@@ -1,16 +1,10 @@
 // What an accepted upload tells its sender (decisions.md §5): `{code, message, path?, line?}`.
 import type { EntryChoice } from './entry.js';
 import { comparePaths } from './hash.js';
+import type { SnapshotWarning } from './schemas.js';
 import type { TreeFile } from './tree.js';
 
-export type WarningCode = 'entry_defaulted' | 'large_file' | 'unknown_image';
-
-export interface Warning {
-  code: WarningCode;
-  message: string;
-  path?: string;
-  line?: number;
-}
+export type Warning = SnapshotWarning;
 
 export interface ImageUse {
   id: string;

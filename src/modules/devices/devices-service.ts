@@ -1,19 +1,22 @@
 // Devices on the user's own machine and cloud device records. A device follows one macro
 // and, for a code macro, one of its settings profiles (the macro's Default unless told).
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { lockProfileRow } from '../../db/locks.js';
+import type { GroupKind } from '../../core/values.js';
 import type { Database, DevicesTable } from '../../db/schema.js';
 import { containsInsensitive, textSortKey } from '../../db/text.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
-import { offsetOf, type PageRequest, pageOf, parseSort } from '../../http/paging.js';
+import type { ServiceContext } from '../../core/context.js';
+import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { offsetOf, pageOf, pageRequest, parseSort } from '../../core/paging.js';
+import type { IdInput } from '../../core/schema.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
-import { ensureDefaultProfile } from '../profiles/default-profile.js';
-import type { DEVICE_SORTS } from './schemas.js';
+import { ensureDefaultProfile } from '../profiles/index.js';
+import type { CreateCloudDeviceInput, CreateDeviceInput, DEVICE_SORTS, DeviceListInput, UpdateDeviceInput } from './schemas.js';
 
 type DeviceSort = (typeof DEVICE_SORTS)[number];
-type DeviceRow = Omit<DevicesTable, 'id' | 'run_count'> & { id: number; run_count: number };
+type DeviceRow = Selectable<DevicesTable>;
 
 export function presentDevice(row: DeviceRow) {
   return compact({
@@ -39,12 +42,7 @@ export async function findOwnedDevice(db: Kysely<Database> | Transaction<Databas
 
 const invalid = (path: string, message: string) => new ValidationError([{ path, message }]);
 
-export interface DeviceChanges {
-  name?: string;
-  group_id?: number | null;
-  macro_id?: number | null;
-  profile_id?: number | null;
-}
+type DeviceChanges = UpdateDeviceInput;
 
 export class DeviceService {
   constructor(
@@ -54,7 +52,7 @@ export class DeviceService {
   ) {}
 
   /** A group id from a request body must be the caller's and of the device's kind. */
-  private async checkGroup(trx: Transaction<Database>, userId: number, groupId: number, kind: 'byod' | 'cloud'): Promise<void> {
+  private async checkGroup(trx: Transaction<Database>, userId: number, groupId: number, kind: GroupKind): Promise<void> {
     const group = await trx.selectFrom('device_groups').select('kind').where('id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
     if (!group) throw invalid('body.group_id', 'is not one of your device groups');
     if (group.kind !== kind) throw invalid('body.group_id', `must be a ${kind} group for this device`);
@@ -85,15 +83,16 @@ export class DeviceService {
     return presentDevice(row);
   }
 
-  createLocal(userId: number, input: { name: string; port: number; group_id?: number | null }) {
-    return this.insert(userId, { name: input.name, port: input.port, group_id: input.group_id, hosted: false });
+  createLocal(ctx: ServiceContext, input: CreateDeviceInput) {
+    return this.insert(ctx.userId, { name: input.name, port: input.port, group_id: input.group_id, hosted: false });
   }
 
-  createCloud(userId: number, input: { name: string; group_id?: number | null }) {
-    return this.insert(userId, { name: input.name, port: null, group_id: input.group_id, hosted: true });
+  createCloud(ctx: ServiceContext, input: CreateCloudDeviceInput) {
+    return this.insert(ctx.userId, { name: input.name, port: null, group_id: input.group_id, hosted: true });
   }
 
-  async update(userId: number, deviceId: number, changes: DeviceChanges) {
+  async update(ctx: ServiceContext, { id: deviceId, ...changes }: IdInput & UpdateDeviceInput) {
+    const { userId } = ctx;
     const now = this.clock.now();
     const row = await this.db.transaction().execute(async (trx) => {
       const device = await findOwnedDevice(trx, userId, deviceId);
@@ -138,7 +137,8 @@ export class DeviceService {
   }
 
   /** Devices on the user's own machine only; cloud devices have their own lifecycle. */
-  async removeLocal(userId: number, deviceId: number): Promise<void> {
+  async removeLocal(ctx: ServiceContext, { id: deviceId }: IdInput): Promise<void> {
+    const { userId } = ctx;
     const device = await findOwnedDevice(this.db, userId, deviceId);
     if (device.is_hosted) {
       throw new NotFoundError('This is a cloud device, not a device on your own machine.', 'not_a_local_device');
@@ -146,8 +146,9 @@ export class DeviceService {
     await this.db.deleteFrom('devices').where('id', '=', deviceId).where('user_id', '=', userId).execute();
   }
 
-  async list(userId: number, filter: { macro_id?: number; group_id?: number; name?: string; sort?: string }, page: PageRequest) {
-    let query = this.db.selectFrom('devices').where('user_id', '=', userId);
+  async list(ctx: ServiceContext, filter: DeviceListInput) {
+    const page = pageRequest(filter);
+    let query = this.db.selectFrom('devices').where('user_id', '=', ctx.userId);
     if (filter.macro_id !== undefined) query = query.where('macro_id', '=', filter.macro_id);
     if (filter.group_id !== undefined) query = query.where('group_id', '=', filter.group_id);
     if (filter.name) query = query.where(containsInsensitive('name', filter.name));

@@ -1,25 +1,20 @@
 // Device groups. `no_of_devices` is counted when read, so it is right at every moment.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DialectName } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, DeviceGroupsTable } from '../../db/schema.js';
 import { containsInsensitive, textSortKey } from '../../db/text.js';
-import { NotFoundError } from '../../http/errors.js';
-import { offsetOf, type PageRequest, pageOf, parseSort } from '../../http/paging.js';
+import type { ServiceContext } from '../../core/context.js';
+import { NotFoundError } from '../../core/errors.js';
+import { offsetOf, pageOf, pageRequest, parseSort } from '../../core/paging.js';
+import type { IdInput } from '../../core/schema.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
-import type { GROUP_SORTS } from './schemas.js';
+import type { CreateGroupInput, GROUP_SORTS, GroupListInput, UpdateGroupInput } from './schemas.js';
 
 type GroupSort = (typeof GROUP_SORTS)[number];
 
-interface GroupRow {
-  id: number;
-  name: string;
-  description: string | null;
-  kind: 'byod' | 'cloud';
-  no_of_devices: number;
-  created_at: number;
-  updated_at: number;
-}
+/** A group as selected, with its devices counted when read. */
+type GroupRow = Omit<Selectable<DeviceGroupsTable>, 'user_id'> & { no_of_devices: number };
 
 function presentGroup(row: GroupRow) {
   return compact({
@@ -54,7 +49,8 @@ export class GroupService {
     return presentGroup(row);
   }
 
-  async create(userId: number, input: { name: string; description?: string; kind: 'byod' | 'cloud' }) {
+  async create(ctx: ServiceContext, input: CreateGroupInput) {
+    const { userId } = ctx;
     const now = this.clock.now();
     const { id } = await this.db
       .insertInto('device_groups')
@@ -64,7 +60,8 @@ export class GroupService {
     return this.read(userId, id);
   }
 
-  async update(userId: number, groupId: number, input: { name?: string; description?: string | null }) {
+  async update(ctx: ServiceContext, { id: groupId, ...input }: IdInput & UpdateGroupInput) {
+    const { userId } = ctx;
     const result = await this.db
       .updateTable('device_groups')
       .set({
@@ -80,13 +77,14 @@ export class GroupService {
   }
 
   /** Its devices stay, with no group (ON DELETE SET NULL). */
-  async remove(userId: number, groupId: number): Promise<void> {
-    const result = await this.db.deleteFrom('device_groups').where('id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+  async remove(ctx: ServiceContext, { id: groupId }: IdInput): Promise<void> {
+    const result = await this.db.deleteFrom('device_groups').where('id', '=', groupId).where('user_id', '=', ctx.userId).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw new NotFoundError('No device group with this id.');
   }
 
-  async list(userId: number, filter: { name?: string; description?: string; sort?: string }, page: PageRequest) {
-    let query = this.selectGroups(userId);
+  async list(ctx: ServiceContext, filter: GroupListInput) {
+    const page = pageRequest(filter);
+    let query = this.selectGroups(ctx.userId);
     if (filter.name) query = query.where(containsInsensitive('g.name', filter.name));
     if (filter.description) query = query.where(containsInsensitive('g.description', filter.description));
     const { field, direction } = parseSort<GroupSort>(filter.sort, 'name');

@@ -1,9 +1,9 @@
 // Devices and groups: the application changes them (session); keys with
 // `devices:control` list them.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { pageRequest } from '../../http/paging.js';
-import { callerOf, keyRoute, sessionRoute } from '../../http/route-auth.js';
-import { errors, IdParams } from '../../http/schema-helpers.js';
+import { contextOf } from '../../http/request-context.js';
+import { keyRoute, sessionRoute } from '../../http/route-auth.js';
+import { errors, IdParams } from '../../core/schema.js';
 import type { DeviceService } from './devices-service.js';
 import type { GroupService } from './groups-service.js';
 import {
@@ -39,10 +39,7 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
           response: { 200: DevicePage, ...errors(422) },
         },
       },
-      async (request) => {
-        const { page, page_size, ...filter } = request.query;
-        return devices.list(callerOf(request).userId, filter, pageRequest({ page, page_size }));
-      },
+      async (request) => devices.list(contextOf(request), request.query),
     );
     app.get(
       '/api/emulator/groups',
@@ -57,10 +54,7 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
           response: { 200: GroupPage, ...errors(422) },
         },
       },
-      async (request) => {
-        const { page, page_size, ...filter } = request.query;
-        return groups.list(callerOf(request).userId, filter, pageRequest({ page, page_size }));
-      },
+      async (request) => groups.list(contextOf(request), request.query),
     );
 
     app.post(
@@ -76,7 +70,7 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
           response: { 201: DeviceGroup, ...errors(400, 422) },
         },
       },
-      async (request, reply) => reply.code(201).send(await groups.create(callerOf(request).userId, request.body)),
+      async (request, reply) => reply.code(201).send(await groups.create(contextOf(request), request.body)),
     );
     app.put(
       '/api/emulator/groups/:id',
@@ -92,7 +86,7 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
           response: { 200: DeviceGroup, ...errors(400, 404, 422) },
         },
       },
-      async (request) => groups.update(callerOf(request).userId, request.params.id, request.body),
+      async (request) => groups.update(contextOf(request), { ...request.params, ...request.body }),
     );
     app.delete(
       '/api/emulator/groups/:id',
@@ -108,7 +102,7 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
         },
       },
       async (request, reply) => {
-        await groups.remove(callerOf(request).userId, request.params.id);
+        await groups.remove(contextOf(request), request.params);
         return reply.code(204).send(null);
       },
     );
@@ -126,7 +120,7 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
           response: { 201: Device, ...errors(400, 422) },
         },
       },
-      async (request, reply) => reply.code(201).send(await devices.createLocal(callerOf(request).userId, request.body)),
+      async (request, reply) => reply.code(201).send(await devices.createLocal(contextOf(request), request.body)),
     );
     app.put(
       '/api/emulator/devices/:id',
@@ -142,7 +136,7 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
           response: { 200: Device, ...errors(400, 404, 422) },
         },
       },
-      async (request) => devices.update(callerOf(request).userId, request.params.id, request.body),
+      async (request) => devices.update(contextOf(request), { ...request.params, ...request.body }),
     );
     app.delete(
       '/api/emulator/devices/:id',
@@ -158,7 +152,7 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
         },
       },
       async (request, reply) => {
-        await devices.removeLocal(callerOf(request).userId, request.params.id);
+        await devices.removeLocal(contextOf(request), request.params);
         return reply.code(204).send(null);
       },
     );
@@ -176,7 +170,7 @@ export function deviceRoutes(devices: DeviceService, groups: GroupService): Fast
           response: { 201: Device, ...errors(400, 422) },
         },
       },
-      async (request, reply) => reply.code(201).send(await devices.createCloud(callerOf(request).userId, request.body)),
+      async (request, reply) => reply.code(201).send(await devices.createCloud(contextOf(request), request.body)),
     );
   };
 }

@@ -1,9 +1,8 @@
-import { Type } from 'typebox';
-import { PageQuery, Paged, SortQuery } from '../../http/paging.js';
-import { DateTime, Id, Nullable, StringEnum } from '../../http/schema-helpers.js';
+import { type Static, Type } from 'typebox';
+import { PageQuery, Paged, SortQuery } from '../../core/paging.js';
+import { DateTime, Id, Nullable, StringEnum } from '../../core/schema.js';
+import { GROUP_KINDS, HOSTED_STATES } from '../../core/values.js';
 
-export const GROUP_KINDS = ['byod', 'cloud'] as const;
-export const HOSTED_STATES = ['stopped', 'placing', 'starting', 'ready', 'stopping', 'error'] as const;
 export const DEVICE_SORTS = ['name', 'port', 'run_count', 'created_at'] as const;
 export const GROUP_SORTS = ['name', 'no_of_devices', 'created_at', 'updated_at'] as const;
 
@@ -54,6 +53,7 @@ export const DeviceListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export type DeviceListInput = Static<typeof DeviceListQuery>;
 
 export const GroupListQuery = Type.Object(
   {
@@ -64,24 +64,29 @@ export const GroupListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export type GroupListInput = Static<typeof GroupListQuery>;
 
 export const CreateGroupBody = Type.Object(
   { name: Name, description: Type.Optional(Description), kind: StringEnum(GROUP_KINDS) },
   { additionalProperties: false },
 );
+export type CreateGroupInput = Static<typeof CreateGroupBody>;
 export const UpdateGroupBody = Type.Object(
   { name: Type.Optional(Name), description: Type.Optional(Nullable(Description)) },
   { additionalProperties: false, minProperties: 1 },
 );
+export type UpdateGroupInput = Static<typeof UpdateGroupBody>;
 
 export const CreateDeviceBody = Type.Object(
   { name: Name, port: Type.Integer({ minimum: 1, maximum: 65535 }), group_id: Type.Optional(Ref('A byod group')) },
   { additionalProperties: false },
 );
+export type CreateDeviceInput = Static<typeof CreateDeviceBody>;
 export const CreateCloudDeviceBody = Type.Object(
   { name: Name, group_id: Type.Optional(Ref('A cloud group')) },
   { additionalProperties: false },
 );
+export type CreateCloudDeviceInput = Static<typeof CreateCloudDeviceBody>;
 export const UpdateDeviceBody = Type.Object(
   {
     name: Type.Optional(Name),
@@ -91,3 +96,4 @@ export const UpdateDeviceBody = Type.Object(
   },
   { additionalProperties: false, minProperties: 1 },
 );
+export type UpdateDeviceInput = Static<typeof UpdateDeviceBody>;

@@ -1,11 +1,11 @@
 // The run record as the API answers it and as `macro.*` events carry it, from one row.
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, ExecutionsTable } from '../../db/schema.js';
-import { ValidationError } from '../../http/errors.js';
+import { ValidationError } from '../../core/errors.js';
 import { toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
 
-export type RunRow = Omit<ExecutionsTable, 'id'> & { id: number };
+export type RunRow = Selectable<ExecutionsTable>;
 
 export function presentRun(row: RunRow) {
   return compact({

@@ -3,28 +3,15 @@
 // commit together, in one transaction.
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, ExecutionsTable, RunStatus } from '../../db/schema.js';
-import { ConflictError, type FieldError, ValidationError } from '../../http/errors.js';
+import type { ServiceContext } from '../../core/context.js';
+import { ConflictError, type FieldError, ValidationError } from '../../core/errors.js';
 import type { Clock } from '../../lib/clock.js';
-import { findOwnedDevice } from '../devices/devices-service.js';
-import { emitEvent } from '../events/emit.js';
+import { findOwnedDevice } from '../devices/index.js';
+import { emitEvent } from '../events/index.js';
 import { countRun } from './run-counts.js';
-import { findOwnedMacro } from '../macros/service.js';
+import { findOwnedMacro } from '../macros/index.js';
 import { findRunByExecutionId, parseTimestamp, presentRun, type RunRecord, type RunRow } from './present.js';
-import { ERROR_MESSAGE_MAX } from './schemas.js';
-
-export interface RunReport {
-  execution_id: string;
-  status: RunStatus;
-  macro_id: number;
-  device_id: number;
-  execution_type: 'block' | 'python';
-  started_at: string;
-  ended_at?: string;
-  exit_code?: number;
-  error_message?: string;
-  proxy_exit_ip?: string;
-  proxy_country?: string;
-}
+import { ERROR_MESSAGE_MAX, type RunReport } from './schemas.js';
 
 type EndedStatus = Exclude<RunStatus, 'running'>;
 
@@ -84,7 +71,8 @@ export class ExecutionReporter {
     private readonly clock: Clock,
   ) {}
 
-  async report(userId: number, input: RunReport): Promise<RunRecord> {
+  async report(ctx: ServiceContext, input: RunReport): Promise<RunRecord> {
+    const { userId } = ctx;
     const checked = check(input);
     const now = this.clock.now();
     return this.db.transaction().execute(async (trx) => {

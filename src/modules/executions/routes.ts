@@ -1,8 +1,8 @@
 // Run history for keys with `runs:read`, and execution reporting for the application.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { pageRequest } from '../../http/paging.js';
-import { callerOf, keyRoute, sessionRoute } from '../../http/route-auth.js';
-import { errors } from '../../http/schema-helpers.js';
+import { contextOf } from '../../http/request-context.js';
+import { keyRoute, sessionRoute } from '../../http/route-auth.js';
+import { errors } from '../../core/schema.js';
 import type { ExecutionReporter } from './report.js';
 import { ReportBody, Run, RunIdParams, RunListQuery, RunPage } from './schemas.js';
 import type { RunHistoryService } from './service.js';
@@ -25,7 +25,7 @@ export function executionRoutes(history: RunHistoryService, reporter: ExecutionR
           response: { 200: Run, ...errors(400, 404, 409, 422) },
         },
       },
-      async (request) => reporter.report(callerOf(request).userId, request.body),
+      async (request) => reporter.report(contextOf(request), request.body),
     );
     app.get(
       '/api/executions',
@@ -40,10 +40,7 @@ export function executionRoutes(history: RunHistoryService, reporter: ExecutionR
           response: { 200: RunPage, ...errors(422) },
         },
       },
-      async (request) => {
-        const { page, page_size, ...filter } = request.query;
-        return history.list(callerOf(request).userId, filter, pageRequest({ page, page_size }));
-      },
+      async (request) => history.list(contextOf(request), request.query),
     );
     app.get(
       '/api/executions/:id',
@@ -58,7 +55,7 @@ export function executionRoutes(history: RunHistoryService, reporter: ExecutionR
           response: { 200: Run, ...errors(404, 422) },
         },
       },
-      async (request) => history.get(callerOf(request).userId, request.params.id),
+      async (request) => history.get(contextOf(request), request.params),
     );
   };
 }

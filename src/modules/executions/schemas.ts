@@ -1,9 +1,8 @@
-import { Type } from 'typebox';
-import { PageQuery, Paged } from '../../http/paging.js';
-import { DateTime, Id, StringEnum } from '../../http/schema-helpers.js';
+import { type Static, Type } from 'typebox';
+import { PageQuery, Paged } from '../../core/paging.js';
+import { DateTime, Id, StringEnum } from '../../core/schema.js';
+import { EXECUTION_TYPES, RUN_STATUSES } from '../../core/values.js';
 
-export const RUN_STATUSES = ['running', 'completed', 'failed', 'stopped'] as const;
-export const EXECUTION_TYPES = ['block', 'python'] as const;
 /** Longer error messages are cut to this many characters, so a long traceback never costs the report. */
 export const ERROR_MESSAGE_MAX = 4000;
 const INT32_MAX = 2_147_483_647;
@@ -55,6 +54,7 @@ export const ReportBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type RunReport = Static<typeof ReportBody>;
 
 export const RunListQuery = Type.Object(
   {
@@ -67,3 +67,4 @@ export const RunListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export type RunListInput = Static<typeof RunListQuery>;

@@ -1,24 +1,21 @@
 // Run history reads (keys with `runs:read`): newest first, filtered on the indexed columns.
 import type { Kysely } from 'kysely';
-import type { Database, RunStatus } from '../../db/schema.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
-import { offsetOf, type PageRequest, pageOf } from '../../http/paging.js';
+import type { ServiceContext } from '../../core/context.js';
+import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { offsetOf, pageOf, pageRequest } from '../../core/paging.js';
+import type { IdInput } from '../../core/schema.js';
+import type { Database } from '../../db/schema.js';
 import { parseTimestamp, presentRun } from './present.js';
 import { storedRunCount } from './run-counts.js';
-
-export interface RunFilter {
-  status?: RunStatus;
-  device_id?: number;
-  macro_id?: number;
-  /** RFC 3339; inclusive bounds on started_at. */
-  since?: string;
-  until?: string;
-}
+import type { RunListInput } from './schemas.js';
 
 export class RunHistoryService {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async list(userId: number, filter: RunFilter, page: PageRequest) {
+  /** `since` and `until` are inclusive bounds on started_at. */
+  async list(ctx: ServiceContext, filter: RunListInput) {
+    const { userId } = ctx;
+    const page = pageRequest(filter);
     const since = filter.since === undefined ? undefined : parseTimestamp(filter.since, 'query.since');
     const until = filter.until === undefined ? undefined : parseTimestamp(filter.until, 'query.until');
     if (since !== undefined && until !== undefined && since > until) {
@@ -59,8 +56,8 @@ export class RunHistoryService {
     return pageOf(page, total, rows.map(presentRun));
   }
 
-  async get(userId: number, id: number) {
-    const row = await this.db.selectFrom('executions').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  async get(ctx: ServiceContext, { id }: IdInput) {
+    const row = await this.db.selectFrom('executions').selectAll().where('id', '=', id).where('user_id', '=', ctx.userId).executeTakeFirst();
     if (!row) throw new NotFoundError('No run with this id.');
     return presentRun(row);
   }

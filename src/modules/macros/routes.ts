@@ -1,8 +1,8 @@
 // Macro management: application (session) routes only; keys never create or change macros.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { pageRequest } from '../../http/paging.js';
-import { callerOf, sessionRoute } from '../../http/route-auth.js';
-import { errors, IdParams } from '../../http/schema-helpers.js';
+import { contextOf } from '../../http/request-context.js';
+import { sessionRoute } from '../../http/route-auth.js';
+import { errors, IdParams } from '../../core/schema.js';
 import { CreateMacroBody, Macro, MacroListQuery, MacroPage, UpdateMacroBody } from './schemas.js';
 import type { MacroService } from './service.js';
 
@@ -22,7 +22,7 @@ export function macroRoutes(macros: MacroService): FastifyPluginAsyncTypebox {
           response: { 201: Macro, ...errors(400, 422) },
         },
       },
-      async (request, reply) => reply.code(201).send(await macros.create(callerOf(request).userId, request.body)),
+      async (request, reply) => reply.code(201).send(await macros.create(contextOf(request), request.body)),
     );
     app.get(
       '/api/macros',
@@ -37,7 +37,7 @@ export function macroRoutes(macros: MacroService): FastifyPluginAsyncTypebox {
           response: { 200: MacroPage, ...errors(422) },
         },
       },
-      async (request) => macros.list(callerOf(request).userId, { name: request.query.name }, pageRequest(request.query)),
+      async (request) => macros.list(contextOf(request), request.query),
     );
     app.get(
       '/api/macros/:id',
@@ -52,7 +52,7 @@ export function macroRoutes(macros: MacroService): FastifyPluginAsyncTypebox {
           response: { 200: Macro, ...errors(404, 422) },
         },
       },
-      async (request) => macros.get(callerOf(request).userId, request.params.id),
+      async (request) => macros.get(contextOf(request), request.params),
     );
     app.put(
       '/api/macros/:id',
@@ -68,7 +68,7 @@ export function macroRoutes(macros: MacroService): FastifyPluginAsyncTypebox {
           response: { 200: Macro, ...errors(400, 404, 422) },
         },
       },
-      async (request) => macros.update(callerOf(request).userId, request.params.id, request.body),
+      async (request) => macros.update(contextOf(request), { ...request.params, ...request.body }),
     );
     app.delete(
       '/api/macros/:id',
@@ -84,7 +84,7 @@ export function macroRoutes(macros: MacroService): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        await macros.remove(callerOf(request).userId, request.params.id);
+        await macros.remove(contextOf(request), request.params);
         return reply.code(204).send(null);
       },
     );

@@ -1,8 +1,7 @@
-import { Type } from 'typebox';
-import { PageQuery, Paged } from '../../http/paging.js';
-import { DateTime, StringEnum } from '../../http/schema-helpers.js';
-
-export const MACRO_KINDS = ['python', 'block'] as const;
+import { type Static, Type } from 'typebox';
+import { PageQuery, Paged } from '../../core/paging.js';
+import { DateTime, StringEnum } from '../../core/schema.js';
+import { MACRO_KINDS } from '../../core/values.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 const Description = Type.String({ maxLength: 2000 });
@@ -34,15 +33,18 @@ export const CreateMacroBody = Type.Object(
   { name: Name, kind: StringEnum(MACRO_KINDS, { description: '`python` is a code macro' }), description: Type.Optional(Description), blocks: Type.Optional(Blocks) },
   { additionalProperties: false },
 );
+export type CreateMacroInput = Static<typeof CreateMacroBody>;
 
 export const UpdateMacroBody = Type.Object(
   { name: Type.Optional(Name), description: Type.Optional(Description), blocks: Type.Optional(Blocks) },
   { additionalProperties: false, minProperties: 1 },
 );
+export type UpdateMacroInput = Static<typeof UpdateMacroBody>;
 
 export const MacroListQuery = Type.Object(
   { ...PageQuery, name: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive substring' })) },
   { additionalProperties: false },
 );
+export type MacroListInput = Static<typeof MacroListQuery>;
 
 export const MacroPage = Paged(Macro, 'MacroPage');

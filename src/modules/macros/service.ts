@@ -1,16 +1,19 @@
 // Macros: code (`python`) macros and block macros, owned by one user. Deleting a macro
 // removes its profiles and its code snapshots; devices that followed it are left
 // with no macro; run history keeps its name.
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import type { Database, MacrosTable } from '../../db/schema.js';
 import { containsInsensitive, textSortKey } from '../../db/text.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
-import { offsetOf, type PageRequest, pageOf } from '../../http/paging.js';
+import { NotFoundError, ValidationError } from '../../core/errors.js';
+import type { ServiceContext } from '../../core/context.js';
+import { offsetOf, pageOf, pageRequest } from '../../core/paging.js';
+import type { IdInput } from '../../core/schema.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
+import type { CreateMacroInput, MacroListInput, UpdateMacroInput } from './schemas.js';
 
-type MacroRow = Omit<MacrosTable, 'id'> & { id: number };
+type MacroRow = Selectable<MacrosTable>;
 
 export function presentMacro(row: MacroRow) {
   return compact({
@@ -38,7 +41,7 @@ export class MacroService {
     private readonly clock: Clock,
   ) {}
 
-  async create(userId: number, input: { name: string; kind: 'python' | 'block'; description?: string; blocks?: unknown }) {
+  async create(ctx: ServiceContext, input: CreateMacroInput) {
     if (input.kind === 'python' && input.blocks !== undefined) {
       throw new ValidationError([{ path: 'body.blocks', message: 'is only for block macros' }]);
     }
@@ -46,7 +49,7 @@ export class MacroService {
     const row = await this.db
       .insertInto('macros')
       .values({
-        user_id: userId,
+        user_id: ctx.userId,
         name: input.name.trim(),
         kind: input.kind,
         description: input.description ?? null,
@@ -59,9 +62,10 @@ export class MacroService {
     return presentMacro(row);
   }
 
-  async list(userId: number, filter: { name?: string }, page: PageRequest) {
-    let query = this.db.selectFrom('macros').where('user_id', '=', userId);
-    if (filter.name) query = query.where(containsInsensitive('name', filter.name));
+  async list(ctx: ServiceContext, input: MacroListInput) {
+    const page = pageRequest(input);
+    let query = this.db.selectFrom('macros').where('user_id', '=', ctx.userId);
+    if (input.name) query = query.where(containsInsensitive('name', input.name));
     const [{ total }, rows] = await Promise.all([
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
       query.selectAll().orderBy(textSortKey('name', this.dialect)).orderBy('id').limit(page.pageSize).offset(offsetOf(page)).execute(),
@@ -69,11 +73,12 @@ export class MacroService {
     return pageOf(page, Number(total), rows.map(presentMacro));
   }
 
-  async get(userId: number, macroId: number) {
-    return presentMacro(await findOwnedMacro(this.db, userId, macroId));
+  async get(ctx: ServiceContext, { id }: IdInput) {
+    return presentMacro(await findOwnedMacro(this.db, ctx.userId, id));
   }
 
-  async update(userId: number, macroId: number, input: { name?: string; description?: string; blocks?: unknown }) {
+  async update(ctx: ServiceContext, { id: macroId, ...input }: IdInput & UpdateMacroInput) {
+    const { userId } = ctx;
     const macro = await findOwnedMacro(this.db, userId, macroId);
     if (input.blocks !== undefined && macro.kind !== 'block') {
       throw new ValidationError([{ path: 'body.blocks', message: 'is only for block macros' }]);
@@ -93,7 +98,8 @@ export class MacroService {
     return presentMacro(row);
   }
 
-  async remove(userId: number, macroId: number): Promise<void> {
+  async remove(ctx: ServiceContext, { id: macroId }: IdInput): Promise<void> {
+    const { userId } = ctx;
     await findOwnedMacro(this.db, userId, macroId);
     // Profiles and code snapshots go with the macro (ON DELETE CASCADE); devices lose macro and profile
     // (ON DELETE SET NULL); run history has no foreign key and keeps the name.

@@ -5,9 +5,9 @@ import { Type } from 'typebox';
 import { type Db, ping } from '../../db/database.js';
 import type { Redis } from '../../db/redis.js';
 import { pendingMigrations } from '../../db/migrate.js';
-import { ServiceUnavailableError } from '../../http/errors.js';
+import { ServiceUnavailableError } from '../../core/errors.js';
 import { publicRoute } from '../../http/route-auth.js';
-import { errors, StringEnum } from '../../http/schema-helpers.js';
+import { errors, StringEnum } from '../../core/schema.js';
 import { PACKAGE_VERSION } from '../../http/openapi.js';
 
 const Ready = Type.Object({

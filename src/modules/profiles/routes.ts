@@ -1,7 +1,8 @@
 // Settings profiles: full-access keys only (the routes have no scope of their own).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf, fullAccessKeyRoute } from '../../http/route-auth.js';
-import { errors } from '../../http/schema-helpers.js';
+import { contextOf } from '../../http/request-context.js';
+import { fullAccessKeyRoute } from '../../http/route-auth.js';
+import { errors } from '../../core/schema.js';
 import { CreateProfileBody, DeletedProfile, Profile, ProfileIdParams, ProfileList, ProfileListQuery, UpdateProfileBody } from './schemas.js';
 import type { ProfileService } from './service.js';
 
@@ -21,7 +22,7 @@ export function profileRoutes(profiles: ProfileService): FastifyPluginAsyncTypeb
           response: { 200: ProfileList, ...errors(404, 422) },
         },
       },
-      async (request) => profiles.list(callerOf(request).userId, request.query.macro_id),
+      async (request) => profiles.list(contextOf(request), request.query),
     );
     app.post(
       '/api/macro-setting-profiles',
@@ -36,7 +37,7 @@ export function profileRoutes(profiles: ProfileService): FastifyPluginAsyncTypeb
           response: { 201: Profile, ...errors(400, 404, 409, 422) },
         },
       },
-      async (request, reply) => reply.code(201).send(await profiles.create(callerOf(request).userId, request.body)),
+      async (request, reply) => reply.code(201).send(await profiles.create(contextOf(request), request.body)),
     );
     app.put(
       '/api/macro-setting-profiles/:id',
@@ -52,7 +53,7 @@ export function profileRoutes(profiles: ProfileService): FastifyPluginAsyncTypeb
           response: { 200: Profile, ...errors(400, 404, 409, 422) },
         },
       },
-      async (request) => profiles.update(callerOf(request).userId, request.params.id, request.body),
+      async (request) => profiles.update(contextOf(request), { ...request.params, ...request.body }),
     );
     app.delete(
       '/api/macro-setting-profiles/:id',
@@ -67,7 +68,7 @@ export function profileRoutes(profiles: ProfileService): FastifyPluginAsyncTypeb
           response: { 200: DeletedProfile, ...errors(400, 404, 422) },
         },
       },
-      async (request) => profiles.remove(callerOf(request).userId, request.params.id),
+      async (request) => profiles.remove(contextOf(request), request.params),
     );
   };
 }

@@ -1,10 +1,11 @@
-import { Type } from 'typebox';
-import { DateTime, Id } from '../../http/schema-helpers.js';
+import { type Static, Type } from 'typebox';
+import { DateTime, Id } from '../../core/schema.js';
 
 /** `args` as JSON, at most 64 KB (service-api.md, Limits). Checked in the service: JSON Schema cannot measure it. */
 export const ARGS_MAX_BYTES = 65_536;
 
 export const ProfileIdParams = Type.Object({ id: Id('A settings profile') });
+export type ProfileIdInput = Static<typeof ProfileIdParams>;
 
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: '1 to 100 characters, unique per macro; `Default` is reserved' });
 
@@ -32,16 +33,19 @@ export const Profile = Type.Object(
 export const ProfileList = Type.Object({ items: Type.Array(Profile) });
 
 export const ProfileListQuery = Type.Object({ macro_id: Id('A code macro') }, { additionalProperties: false });
+export type ProfileListInput = Static<typeof ProfileListQuery>;
 
 export const CreateProfileBody = Type.Object(
   { macro_id: Id('A code macro of the caller'), name: Name, args: Type.Optional(Args()) },
   { additionalProperties: false },
 );
+export type CreateProfileInput = Static<typeof CreateProfileBody>;
 
 export const UpdateProfileBody = Type.Object(
   { name: Type.Optional(Name), args: Type.Optional(Args('Replaces the whole set; at most 64 KB as JSON.')) },
   { additionalProperties: false, minProperties: 1 },
 );
+export type UpdateProfileInput = Static<typeof UpdateProfileBody>;
 
 export const DeletedProfile = Type.Object({
   deleted: Type.Boolean(),

@@ -1,29 +1,22 @@
 // Settings profiles: named argument sets of one code macro, which devices follow. Every code
 // macro has a `Default` profile (created on first read) that cannot be renamed or deleted;
 // deleting any other profile moves its devices to the Default in the same transaction.
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { type DialectName, isUniqueViolation } from '../../db/database.js';
 import { lockProfileRow } from '../../db/locks.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, MacroSettingProfilesTable } from '../../db/schema.js';
 import { textSortKey } from '../../db/text.js';
-import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
+import type { ServiceContext } from '../../core/context.js';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { DEFAULT_PROFILE_NAME, ensureDefaultProfile } from './default-profile.js';
-import { ARGS_MAX_BYTES } from './schemas.js';
+import { ARGS_MAX_BYTES, type CreateProfileInput, type ProfileIdInput, type ProfileListInput, type UpdateProfileInput } from './schemas.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 type Args = Record<string, unknown>;
 
-interface ProfileRow {
-  id: number;
-  macro_id: number;
-  name: string;
-  args: string;
-  is_default: number;
-  devices_using: number | string;
-  created_at: number;
-  updated_at: number;
-}
+/** A profile as selected, with the devices following it counted when read (a string on PostgreSQL). */
+type ProfileRow = Omit<Selectable<MacroSettingProfilesTable>, 'user_id'> & { devices_using: number | string };
 
 export function presentProfile(row: ProfileRow) {
   return {
@@ -102,7 +95,8 @@ export class ProfileService {
   ) {}
 
   /** Default first, then by name (the same order on both engines), then id. */
-  async list(userId: number, macroId: number) {
+  async list(ctx: ServiceContext, { macro_id: macroId }: ProfileListInput) {
+    const { userId } = ctx;
     await findOwnedCodeMacro(this.db, userId, macroId);
     await ensureDefaultProfile(this.db, userId, macroId, this.clock.now());
     const rows = await selectProfiles(this.db, userId)
@@ -114,7 +108,8 @@ export class ProfileService {
     return { items: rows.map(presentProfile) };
   }
 
-  async create(userId: number, input: { macro_id: number; name: string; args?: Args }) {
+  async create(ctx: ServiceContext, input: CreateProfileInput) {
+    const { userId } = ctx;
     const name = input.name.trim();
     const args = serializeArgs(input.args ?? {});
     const now = this.clock.now();
@@ -138,7 +133,8 @@ export class ProfileService {
   }
 
   /** `args` replaces the whole set. The Default keeps its name but its args can change. */
-  async update(userId: number, profileId: number, input: { name?: string; args?: Args }) {
+  async update(ctx: ServiceContext, { id: profileId, ...input }: ProfileIdInput & UpdateProfileInput) {
+    const { userId } = ctx;
     const name = input.name?.trim();
     const args = input.args === undefined ? undefined : serializeArgs(input.args);
     try {
@@ -160,7 +156,8 @@ export class ProfileService {
   }
 
   /** Its devices follow the macro's Default from then on; both happen or neither. */
-  async remove(userId: number, profileId: number) {
+  async remove(ctx: ServiceContext, { id: profileId }: ProfileIdInput) {
+    const { userId } = ctx;
     const now = this.clock.now();
     return this.db.transaction().execute(async (trx) => {
       // Lock first: a device being pointed at this profile waits, then finds it gone.

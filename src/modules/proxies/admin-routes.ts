@@ -1,7 +1,8 @@
 // The operator grants managed proxies to an account and takes them away.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { originOf } from '../../http/request-context.js';
 import { adminRoute } from '../../http/route-auth.js';
-import { errors, IdParams } from '../../http/schema-helpers.js';
+import { errors, IdParams } from '../../core/schema.js';
 import type { ProxyService } from './proxy-service.js';
 import { ManagedProxyBody, Proxy } from './schemas.js';
 
@@ -21,7 +22,7 @@ export function adminProxyRoutes(proxies: ProxyService): FastifyPluginAsyncTypeb
           response: { 201: Proxy, ...errors(400, 404, 422) },
         },
       },
-      async (request, reply) => reply.code(201).send(await proxies.grantManaged(request.params.id, request.body)),
+      async (request, reply) => reply.code(201).send(await proxies.grantManaged(originOf(request), { ...request.params, ...request.body })),
     );
     app.delete(
       '/admin/proxies/:id',
@@ -37,7 +38,7 @@ export function adminProxyRoutes(proxies: ProxyService): FastifyPluginAsyncTypeb
         },
       },
       async (request, reply) => {
-        await proxies.removeManaged(request.params.id);
+        await proxies.removeManaged(originOf(request), request.params);
         return reply.code(204).send(null);
       },
     );

@@ -3,13 +3,16 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { lockDeviceRow } from '../../db/locks.js';
-import type { Database, ProxyAssignmentsTable, SessionType } from '../../db/schema.js';
-import { NotFoundError } from '../../http/errors.js';
+import type { ServiceContext } from '../../core/context.js';
+import { NotFoundError } from '../../core/errors.js';
+import type { IdInput } from '../../core/schema.js';
+import type { Database, ProxyAssignmentsTable } from '../../db/schema.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
-import { findOwnedDevice } from '../devices/devices-service.js';
+import { findOwnedDevice } from '../devices/index.js';
 import { presentProxy, type ProxyRow } from './present.js';
 import { findOwnedProxy } from './proxy-service.js';
+import type { CreateAssignmentInput, DeviceInput } from './schemas.js';
 import { newSessionId } from './validate.js';
 
 const ASSIGNMENT_NOT_FOUND = 'No active proxy assignment with this id.';
@@ -72,16 +75,17 @@ export class AssignmentService {
     return { items, total: items.length };
   }
 
-  list(userId: number) {
-    return this.listWhere(userId);
+  list(ctx: ServiceContext) {
+    return this.listWhere(ctx.userId);
   }
 
-  async forDevice(userId: number, deviceId: number) {
-    await findOwnedDevice(this.db, userId, deviceId);
-    return this.listWhere(userId, deviceId);
+  async forDevice(ctx: ServiceContext, { device_id: deviceId }: DeviceInput) {
+    await findOwnedDevice(this.db, ctx.userId, deviceId);
+    return this.listWhere(ctx.userId, deviceId);
   }
 
-  async assign(userId: number, input: { proxy_id: number; emulator_device_id: number; session_type?: SessionType }) {
+  async assign(ctx: ServiceContext, input: CreateAssignmentInput) {
+    const { userId } = ctx;
     const now = this.clock.now();
     const id = await this.db.transaction().execute(async (trx) => {
       // The device lock serialises two assignments racing for one device.
@@ -117,7 +121,8 @@ export class AssignmentService {
   }
 
   /** Ends the assignment and answers the caller's remaining active ones. */
-  async end(userId: number, assignmentId: number) {
+  async end(ctx: ServiceContext, { id: assignmentId }: IdInput) {
+    const { userId } = ctx;
     const result = await this.db
       .updateTable('proxy_assignments')
       .set({ active: 0, ended_at: this.clock.now() })

@@ -7,9 +7,10 @@ import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { SocksProxyAgent } from 'socks-proxy-agent';
 import { ProxyAgent, request as undiciRequest } from 'undici';
-import type { ProxyScheme } from '../../db/schema.js';
+import type { ProxyCheckError, ProxyScheme } from '../../core/values.js';
 
-export type CheckError = 'auth_failed' | 'unreachable' | 'timeout';
+/** A check that got no answer through the proxy; `targeting_mismatch` is decided after one. */
+export type CheckError = Exclude<ProxyCheckError, 'targeting_mismatch'>;
 
 export type CheckOutcome = { reachable: true; exitIp: string; latencyMs: number } | { reachable: false; error: CheckError };
 

@@ -2,14 +2,16 @@
 // gateway's targeting and session encoded, the password (masked unless asked for, each
 // reveal audited), and a relay recipe for proxies Android cannot use directly.
 import type { Kysely } from 'kysely';
+import type { ServiceContext } from '../../core/context.js';
+import type { IdInput } from '../../core/schema.js';
 import type { Database } from '../../db/schema.js';
-import type { Caller } from '../../http/route-auth.js';
 import type { Clock } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
 import type { AssignmentRow, AssignmentService } from './assignments.js';
 import { encodeCredentials } from './gateways.js';
 import { MASK } from './import-parser.js';
 import { type ProxyRow, targetingOf } from './present.js';
+import type { ConnectionInfoInput } from './schemas.js';
 import type { ProxySecrets } from './secrets.js';
 
 /** Local relay ports: one per assignment, in a range adb reverse and the host leave free. */
@@ -54,20 +56,22 @@ export class ConnectionInfoService {
     private readonly assignments: AssignmentService,
   ) {}
 
-  async read(caller: Caller, assignmentId: number, includeSecrets: boolean, clientAddress: string | null) {
-    const { row, proxy } = await this.assignments.findActive(caller.userId, assignmentId);
+  /** With `include_secrets`, the password is revealed and the reveal audited: who (key or session) and from where, from `ctx`. */
+  async read(ctx: ServiceContext, { id: assignmentId, include_secrets }: IdInput & ConnectionInfoInput) {
+    const includeSecrets = include_secrets === true;
+    const { row, proxy } = await this.assignments.findActive(ctx.userId, assignmentId);
     const encoded = encodeCredentials(proxy.gateway, { username: proxy.username, password: this.secrets.open(proxy.password_enc) }, targetingOf(proxy), row.session_id);
     if (includeSecrets && encoded.password) {
       // Written before the password leaves, so no reveal goes unrecorded.
       await this.db
         .insertInto('proxy_secret_reveals')
         .values({
-          user_id: caller.userId,
+          user_id: ctx.userId,
           assignment_id: row.id,
           proxy_id: proxy.id,
-          api_key_id: caller.keyId,
-          session_id: caller.sessionId,
-          client_address: clientAddress,
+          api_key_id: ctx.keyId,
+          session_id: ctx.sessionId,
+          client_address: ctx.clientAddress,
           created_at: this.clock.now(),
         })
         .execute();

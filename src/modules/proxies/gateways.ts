@@ -1,18 +1,8 @@
 // Gateway adapters: each provider reads targeting and the session from the username (or,
 // for IPRoyal, the password) in its own documented syntax. What a provider cannot express
 // is returned as `unexpressed`, and the checker verifies it on the exit after connecting.
-export const GATEWAYS = ['brightdata', 'oxylabs', 'decodo', 'iproyal', 'soax'] as const;
-export type Gateway = (typeof GATEWAYS)[number];
-
-export interface Targeting {
-  countries?: string[];
-  exclude_countries?: string[];
-  state?: string;
-  city?: string;
-  zip?: string;
-  asn?: number;
-  exclude_asn?: number[];
-}
+import { type Gateway, GATEWAYS } from '../../core/values.js';
+import type { Targeting } from './schemas.js';
 
 export interface Credentials {
   username: string;

@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { ProxiesTable } from '../../db/schema.js';
 import { toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
-import type { Gateway, Targeting } from './gateways.js';
+import type { Targeting } from './schemas.js';
 
 export type ProxyRow = Selectable<ProxiesTable>;
 
@@ -21,8 +21,7 @@ export function presentProxy(row: ProxyRow) {
     port: row.port,
     username: row.username || null,
     session_type: row.session_type,
-    // Only names from GATEWAYS are ever stored (the create schema admits no others).
-    gateway: row.gateway as Gateway | null,
+    gateway: row.gateway,
     targeting: row.gateway ? targetingOf(row) : null,
     status: row.status,
     last_check_at: toIso(row.last_check_at),

@@ -1,34 +1,19 @@
 // Proxies: create, list, read, update, delete and bulk import, always filtered by owner.
 // Managed proxies (granted by the operator) are readable but not changeable by the user.
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, ProxyMode, ProxyScheme, SessionType } from '../../db/schema.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.js';
-import { offsetOf, type PageRequest, pageOf } from '../../http/paging.js';
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { CallOrigin, ServiceContext } from '../../core/context.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
+import { offsetOf, pageOf, pageRequest } from '../../core/paging.js';
+import type { IdInput } from '../../core/schema.js';
+import type { Gateway, ProxyMode, SessionType } from '../../core/values.js';
+import type { Database, ProxiesTable } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
-import type { Targeting } from './gateways.js';
 import { IMPORT_MAX_LINES, identityOf, maskLine, normaliseHost, type ParsedProxy, parseProxyLine } from './import-parser.js';
 import { presentProxy, type ProxyRow } from './present.js';
+import type { CreateProxyInput, ImportInput, ProxyListInput, Targeting, UpdateProxyInput } from './schemas.js';
 import type { ProxySecrets } from './secrets.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-export interface CreateProxyInput {
-  host: string;
-  port: number;
-  scheme?: ProxyScheme;
-  label?: string;
-  username?: string;
-  password?: string;
-  session_type?: SessionType;
-  gateway?: string | null;
-  target_countries?: string[];
-  exclude_countries?: string[];
-  target_state?: string;
-  target_city?: string;
-  target_zip?: string;
-  target_asn?: number;
-  exclude_asn?: number[];
-}
 
 const NOT_FOUND = 'No proxy with this id.';
 
@@ -63,7 +48,12 @@ export class ProxyService {
     private readonly secrets: ProxySecrets,
   ) {}
 
-  private row(userId: number, mode: ProxyMode, proxy: ParsedProxy & { label?: string | null; session_type?: SessionType; gateway?: string | null; targeting?: Targeting }) {
+  /** A new proxy's row: unchecked, its password sealed. */
+  private row(
+    userId: number,
+    mode: ProxyMode,
+    proxy: ParsedProxy & { label?: string | null; session_type?: SessionType; gateway?: Gateway | null; targeting?: Targeting },
+  ): Insertable<ProxiesTable> {
     const now = this.clock.now();
     const gateway = proxy.gateway ?? null;
     return {
@@ -75,11 +65,11 @@ export class ProxyService {
       port: proxy.port,
       username: proxy.username,
       password_enc: this.secrets.seal(proxy.password),
-      session_type: proxy.session_type ?? ('sticky' as const),
+      session_type: proxy.session_type ?? 'sticky',
       gateway,
       // A plain proxy ignores targeting (service-api.md); a gateway proxy always has an object.
       targeting: gateway ? JSON.stringify(proxy.targeting ?? {}) : null,
-      status: 'unchecked' as const,
+      status: 'unchecked',
       last_check_at: null,
       last_exit_ip: null,
       last_exit_country: null,
@@ -92,7 +82,11 @@ export class ProxyService {
     };
   }
 
-  async create(userId: number, input: CreateProxyInput, mode: ProxyMode = 'byop') {
+  create(ctx: ServiceContext, input: CreateProxyInput) {
+    return this.insert(ctx.userId, input, 'byop');
+  }
+
+  private async insert(userId: number, input: CreateProxyInput, mode: ProxyMode) {
     const host = normaliseHost(input.host.trim().replace(/^\[(.*)\]$/, '$1'));
     if (!host) throw new ValidationError([{ path: 'body.host', message: 'is not a valid host name or IP address' }]);
     if (input.password && !input.username) throw new ValidationError([{ path: 'body.password', message: 'needs a username' }]);
@@ -108,10 +102,11 @@ export class ProxyService {
     return presentProxy(inserted);
   }
 
-  async list(userId: number, filter: { mode?: ProxyMode; status?: string }, page: PageRequest) {
-    let query = this.db.selectFrom('proxies').where('user_id', '=', userId);
+  async list(ctx: ServiceContext, filter: ProxyListInput) {
+    const page = pageRequest(filter);
+    let query = this.db.selectFrom('proxies').where('user_id', '=', ctx.userId);
     if (filter.mode) query = query.where('mode', '=', filter.mode);
-    if (filter.status) query = query.where('status', '=', filter.status as ProxyRow['status']);
+    if (filter.status) query = query.where('status', '=', filter.status);
     const [{ total }, rows] = await Promise.all([
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
       query.selectAll().orderBy('id').limit(page.pageSize).offset(offsetOf(page)).execute(),
@@ -119,12 +114,13 @@ export class ProxyService {
     return pageOf(page, Number(total), rows.map(presentProxy));
   }
 
-  async read(userId: number, proxyId: number) {
-    return presentProxy(await findOwnedProxy(this.db, userId, proxyId));
+  async read(ctx: ServiceContext, { id }: IdInput) {
+    return presentProxy(await findOwnedProxy(this.db, ctx.userId, id));
   }
 
   /** The user's own proxies only: a managed one answers 403 `managed_proxy`. */
-  async update(userId: number, proxyId: number, input: { label?: string | null; targeting?: Targeting }) {
+  async update(ctx: ServiceContext, { id: proxyId, ...input }: IdInput & UpdateProxyInput) {
+    const { userId } = ctx;
     const row = await findOwnedProxy(this.db, userId, proxyId);
     if (row.mode !== 'byop') throw managedProxyError();
     const set: { label?: string | null; targeting?: string; updated_at: number } = { updated_at: this.clock.now() };
@@ -136,17 +132,17 @@ export class ProxyService {
   }
 
   /** The user's own proxies only: a managed one answers 403 `managed_proxy`. */
-  async remove(userId: number, proxyId: number): Promise<void> {
-    if (!(await this.deleteRow(userId, proxyId, 'byop'))) {
+  async remove(ctx: ServiceContext, { id: proxyId }: IdInput): Promise<void> {
+    if (!(await this.deleteRow(ctx.userId, proxyId, 'byop'))) {
       // Told apart only after the delete missed, so the common case stays one statement.
-      const row = await findOwnedProxy(this.db, userId, proxyId);
+      const row = await findOwnedProxy(this.db, ctx.userId, proxyId);
       if (row.mode !== 'byop') throw managedProxyError();
       throw new NotFoundError(NOT_FOUND);
     }
   }
 
-  /** Admin: a managed proxy of any account. */
-  async removeManaged(proxyId: number): Promise<void> {
+  /** The operator: a managed proxy of any account. */
+  async removeManaged(_origin: CallOrigin, { id: proxyId }: IdInput): Promise<void> {
     const row = await this.db.selectFrom('proxies').select('user_id').where('id', '=', proxyId).where('mode', '=', 'managed').executeTakeFirst();
     if (!row || !(await this.deleteRow(row.user_id, proxyId, 'managed'))) throw new NotFoundError('No managed proxy with this id.');
   }
@@ -157,13 +153,15 @@ export class ProxyService {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async grantManaged(userId: number, input: CreateProxyInput) {
+  /** The operator grants a managed proxy to the user `id`. */
+  async grantManaged(_origin: CallOrigin, { id: userId, ...input }: IdInput & CreateProxyInput) {
     const user = await this.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
     if (!user) throw new NotFoundError('No user with this id.');
-    return this.create(userId, input, 'managed');
+    return this.insert(userId, input, 'managed');
   }
 
-  async import(userId: number, text: string) {
+  async import(ctx: ServiceContext, { proxies: text }: ImportInput) {
+    const { userId } = ctx;
     const lines = text.split(/\r\n|\n|\r/);
     if (lines.length > IMPORT_MAX_LINES) {
       throw new ValidationError([{ path: 'body.proxies', message: `has ${lines.length} lines; at most ${IMPORT_MAX_LINES} per request` }]);

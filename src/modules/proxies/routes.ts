@@ -2,10 +2,10 @@
 // session reports usage. Handlers only translate HTTP to the services.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { pageRequest } from '../../http/paging.js';
-import { callerOf, fullAccessKeyRoute, sessionRoute } from '../../http/route-auth.js';
-import { errors, IdParams } from '../../http/schema-helpers.js';
-import type { ProxyModule } from './module.js';
+import { contextOf } from '../../http/request-context.js';
+import { fullAccessKeyRoute, sessionRoute } from '../../http/route-auth.js';
+import { errors, IdParams } from '../../core/schema.js';
+import type { ProxiesServices } from './module.js';
 import {
   AssignmentList,
   Assignment,
@@ -28,11 +28,10 @@ import {
 
 const NoContent = { 204: { type: 'null' } } as const;
 
-export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
+export function proxyRoutes(m: ProxiesServices): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['proxies'];
     const key = fullAccessKeyRoute();
-    const userOf = (request: { caller?: Parameters<typeof callerOf>[0]['caller'] }) => callerOf(request).userId;
 
     app.post(
       '/api/proxy',
@@ -47,7 +46,8 @@ export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
           response: { 201: Proxy, ...errors(400, 422) },
         },
       },
-      async (request, reply) => reply.code(201).send(await m.proxies.create(userOf(request), request.body)),
+      async (request, reply) =>
+      reply.code(201).send(await m.proxies.create(contextOf(request), request.body)),
     );
     app.get(
       '/api/proxy',
@@ -63,10 +63,8 @@ export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const { page, page_size, ...filter } = request.query;
-        return m.proxies.list(userOf(request), filter, pageRequest({ page, page_size }));
-      },
-    );
+      return m.proxies.list(contextOf(request), request.query);
+    });
     app.post(
       '/api/proxy/import',
       {
@@ -80,7 +78,7 @@ export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
           response: { 200: ImportResult, ...errors(400, 413, 422) },
         },
       },
-      async (request) => m.proxies.import(userOf(request), request.body.proxies),
+      async (request) => m.proxies.import(contextOf(request), request.body),
     );
     app.get(
       '/api/proxy/assignments',
@@ -94,7 +92,8 @@ export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
           response: { 200: AssignmentList },
         },
       },
-      async (request) => m.assignments.list(userOf(request)),
+      async (request) =>
+      m.assignments.list(contextOf(request)),
     );
     app.post(
       '/api/proxy/assignments',
@@ -109,7 +108,7 @@ export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
           response: { 201: Assignment, ...errors(400, 404, 422) },
         },
       },
-      async (request, reply) => reply.code(201).send(await m.assignments.assign(userOf(request), request.body)),
+      async (request, reply) => reply.code(201).send(await m.assignments.assign(contextOf(request), request.body)),
     );
     app.delete(
       '/api/proxy/assignments/:id',
@@ -124,7 +123,7 @@ export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
           response: { 200: AssignmentList, ...errors(404, 422) },
         },
       },
-      async (request) => m.assignments.end(userOf(request), request.params.id),
+      async (request) => m.assignments.end(contextOf(request), request.params),
     );
     app.get(
       '/api/proxy/assignments/:id/connection-info',
@@ -142,7 +141,7 @@ export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
-        return m.connectionInfo.read(callerOf(request), request.params.id, request.query.include_secrets === true, request.ip ?? null);
+        return m.connectionInfo.read(contextOf(request), { ...request.params, ...request.query });
       },
     );
     app.get(
@@ -158,7 +157,7 @@ export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
           response: { 200: AssignmentList, ...errors(404, 422) },
         },
       },
-      async (request) => m.assignments.forDevice(userOf(request), request.params.device_id),
+      async (request) => m.assignments.forDevice(contextOf(request), request.params),
     );
     app.get(
       '/api/proxy/usage',
@@ -173,7 +172,8 @@ export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
           response: { 200: UsageReport, ...errors(422) },
         },
       },
-      async (request) => m.usage.report(userOf(request), request.query.period ?? 'today'),
+      async (request) =>
+      m.usage.report(contextOf(request), request.query),
     );
     app.post(
       '/api/proxy/usage',
@@ -188,7 +188,7 @@ export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
           response: { 200: Type.Object({ accepted: Type.Integer() }), ...errors(400, 422) },
         },
       },
-      async (request) => m.usage.record(userOf(request), request.body.samples),
+      async (request) => m.usage.record(contextOf(request), request.body),
     );
     app.get(
       '/api/proxy/:id',
@@ -203,7 +203,8 @@ export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
           response: { 200: Proxy, ...errors(404, 422) },
         },
       },
-      async (request) => m.proxies.read(userOf(request), request.params.id),
+      async (request) =>
+      m.proxies.read(contextOf(request), request.params),
     );
     app.put(
       '/api/proxy/:id',
@@ -219,7 +220,7 @@ export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
           response: { 200: Proxy, ...errors(400, 403, 404, 422) },
         },
       },
-      async (request) => m.proxies.update(userOf(request), request.params.id, request.body),
+      async (request) => m.proxies.update(contextOf(request), { ...request.params, ...request.body }),
     );
     app.delete(
       '/api/proxy/:id',
@@ -235,7 +236,7 @@ export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        await m.proxies.remove(userOf(request), request.params.id);
+        await m.proxies.remove(contextOf(request), request.params);
         return reply.code(204).send(null);
       },
     );
@@ -252,7 +253,7 @@ export function proxyRoutes(m: ProxyModule): FastifyPluginAsyncTypebox {
           response: { 200: ValidationResult, ...errors(404, 422) },
         },
       },
-      async (request) => m.validator.validate(userOf(request), request.params.id),
+      async (request) => m.validator.validate(contextOf(request), request.params),
     );
   };
 }

@@ -1,12 +1,10 @@
 // Route schemas for proxies, assignments, connection info and usage.
-import { Type } from 'typebox';
-import { PageQuery, Paged } from '../../http/paging.js';
-import { DateTime, Id, Nullable, StringEnum } from '../../http/schema-helpers.js';
-import { GATEWAYS } from './gateways.js';
+import { type Static, Type } from 'typebox';
+import { PageQuery, Paged } from '../../core/paging.js';
+import { DateTime, Id, Nullable, StringEnum } from '../../core/schema.js';
+import { CHECKED_PROXY_STATUSES, GATEWAYS, PROXY_CHECK_ERRORS, PROXY_MODES, PROXY_SCHEMES, PROXY_STATUSES, SESSION_TYPES } from '../../core/values.js';
 import { IMPORT_MAX_LINES } from './import-parser.js';
 
-export const SCHEMES = ['http', 'https', 'socks5'] as const;
-export const SESSION_TYPES = ['sticky', 'rotating'] as const;
 export const PERIODS = ['today', 'week', 'month', 'all'] as const;
 
 const Country = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 code' });
@@ -25,20 +23,21 @@ export const TargetingSchema = Type.Object(
   },
   { additionalProperties: false, $id: 'ProxyTargeting', description: 'Gateway targeting; what the provider cannot express is checked on the exit' },
 );
+export type Targeting = Static<typeof TargetingSchema>;
 
 export const Proxy = Type.Object(
   {
     id: Type.Integer(),
-    mode: StringEnum(['byop', 'managed'] as const),
+    mode: StringEnum(PROXY_MODES),
     label: Type.Optional(Type.String()),
-    scheme: StringEnum(SCHEMES),
+    scheme: StringEnum(PROXY_SCHEMES),
     host: Type.String(),
     port: Type.Integer(),
     username: Type.Optional(Type.String()),
     session_type: StringEnum(SESSION_TYPES),
     gateway: Type.Optional(StringEnum(GATEWAYS)),
     targeting: Type.Optional(TargetingSchema),
-    status: StringEnum(['unchecked', 'live', 'dead'] as const),
+    status: StringEnum(PROXY_STATUSES),
     last_check_at: Type.Optional(DateTime()),
     last_exit_ip: Type.Optional(Type.String()),
     last_exit_country: Type.Optional(Type.String()),
@@ -52,9 +51,10 @@ export const Proxy = Type.Object(
 export const ProxyPage = Paged(Proxy, 'ProxyPage');
 
 export const ProxyListQuery = Type.Object(
-  { mode: Type.Optional(StringEnum(['byop', 'managed'] as const)), status: Type.Optional(StringEnum(['unchecked', 'live', 'dead'] as const)), ...PageQuery },
+  { mode: Type.Optional(StringEnum(PROXY_MODES)), status: Type.Optional(StringEnum(PROXY_STATUSES)), ...PageQuery },
   { additionalProperties: false },
 );
+export type ProxyListInput = Static<typeof ProxyListQuery>;
 
 const Credential = Type.String({ maxLength: 255 });
 
@@ -62,7 +62,7 @@ export const CreateProxyBody = Type.Object(
   {
     host: Type.String({ minLength: 1, maxLength: 255, description: 'Host name or IP address; IPv6 with or without brackets' }),
     port: Type.Integer({ minimum: 1, maximum: 65535 }),
-    scheme: Type.Optional(StringEnum(SCHEMES, { default: 'http' })),
+    scheme: Type.Optional(StringEnum(PROXY_SCHEMES, { default: 'http' })),
     label: Type.Optional(Type.String({ maxLength: 100 })),
     username: Type.Optional(Credential),
     password: Type.Optional(Credential),
@@ -78,16 +78,19 @@ export const CreateProxyBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type CreateProxyInput = Static<typeof CreateProxyBody>;
 
 export const UpdateProxyBody = Type.Object(
   { label: Type.Optional(Nullable(Type.String({ maxLength: 100 }))), targeting: Type.Optional(TargetingSchema) },
   { additionalProperties: false, minProperties: 1 },
 );
+export type UpdateProxyInput = Static<typeof UpdateProxyBody>;
 
 export const ImportBody = Type.Object(
   { proxies: Type.String({ description: `One proxy per line, at most ${IMPORT_MAX_LINES} lines: host:port, host:port:user:pass or scheme://user:pass@host:port` }) },
   { additionalProperties: false },
 );
+export type ImportInput = Static<typeof ImportBody>;
 
 export const ImportResult = Type.Object({
   created_count: Type.Integer(),
@@ -98,14 +101,14 @@ export const ImportResult = Type.Object({
 
 export const ValidationResult = Type.Object({
   proxy_id: Type.Integer(),
-  status: StringEnum(['live', 'dead'] as const),
+  status: StringEnum(CHECKED_PROXY_STATUSES),
   reachable: Type.Boolean(),
   latency_ms: Type.Optional(Type.Integer({ description: 'Connect plus first byte' })),
   exit_ip: Type.Optional(Type.String()),
   country: Type.Optional(Type.String()),
   city: Type.Optional(Type.String()),
   asn: Type.Optional(Type.Integer()),
-  error: Type.Optional(StringEnum(['auth_failed', 'unreachable', 'timeout', 'targeting_mismatch'] as const)),
+  error: Type.Optional(StringEnum(PROXY_CHECK_ERRORS)),
 });
 
 export const Assignment = Type.Object(
@@ -130,15 +133,18 @@ export const CreateAssignmentBody = Type.Object(
   { proxy_id: Id('A proxy of the caller'), emulator_device_id: Id('A device of the caller'), session_type: Type.Optional(StringEnum(SESSION_TYPES)) },
   { additionalProperties: false },
 );
+export type CreateAssignmentInput = Static<typeof CreateAssignmentBody>;
 
 export const DeviceParams = Type.Object({ device_id: Id('A device of the caller') });
+export type DeviceInput = Static<typeof DeviceParams>;
 
 export const ConnectionInfoQuery = Type.Object({ include_secrets: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false });
+export type ConnectionInfoInput = Static<typeof ConnectionInfoQuery>;
 
 const Endpoint = Type.Object({ scheme: Type.String(), host: Type.String(), port: Type.Integer() });
 
 export const ConnectionInfo = Type.Object({
-  scheme: StringEnum(SCHEMES),
+  scheme: StringEnum(PROXY_SCHEMES),
   host: Type.String(),
   port: Type.Integer(),
   username: Type.Optional(Type.String()),
@@ -156,6 +162,7 @@ export const ConnectionInfo = Type.Object({
 });
 
 export const UsageQuery = Type.Object({ period: Type.Optional(StringEnum(PERIODS, { default: 'today' })) }, { additionalProperties: false });
+export type UsageInput = Static<typeof UsageQuery>;
 
 const Bytes = { bytes_up: Type.Integer(), bytes_down: Type.Integer(), bytes_total: Type.Integer() };
 
@@ -186,5 +193,6 @@ export const UsageSamplesBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type UsageSamplesInput = Static<typeof UsageSamplesBody>;
 
 export const ManagedProxyBody = CreateProxyBody;

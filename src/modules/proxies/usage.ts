@@ -2,21 +2,14 @@
 // device) roll-up in the same transaction; every report period starts at a UTC midnight,
 // so the report reads only the roll-up, however many samples there are.
 import { type Kysely, sql } from 'kysely';
+import type { ServiceContext } from '../../core/context.js';
+import { ValidationError } from '../../core/errors.js';
 import type { Database } from '../../db/schema.js';
-import { ValidationError } from '../../http/errors.js';
 import { type Clock, DAY_MS, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
-import type { PERIODS } from './schemas.js';
+import type { PERIODS, UsageInput, UsageSamplesInput } from './schemas.js';
 
 export type Period = (typeof PERIODS)[number];
-
-export interface UsageSample {
-  proxy_id: number;
-  device_id?: number;
-  bytes_up: number;
-  bytes_down: number;
-  at?: string;
-}
 
 /** Start of the period in UTC: midnight today, Monday of this week, the 1st of this month; null for all. */
 export function periodStart(period: Period, now: number): number | null {
@@ -38,7 +31,8 @@ export class UsageService {
     private readonly clock: Clock,
   ) {}
 
-  async record(userId: number, samples: UsageSample[]): Promise<{ accepted: number }> {
+  async record(ctx: ServiceContext, { samples }: UsageSamplesInput): Promise<{ accepted: number }> {
+    const { userId } = ctx;
     const now = this.clock.now();
     const proxyIds = [...new Set(samples.map((s) => s.proxy_id))];
     const deviceIds = [...new Set(samples.flatMap((s) => (s.device_id === undefined ? [] : [s.device_id])))];
@@ -85,9 +79,10 @@ export class UsageService {
     return { accepted: samples.length };
   }
 
-  async report(userId: number, period: Period) {
+  async report(ctx: ServiceContext, input: UsageInput) {
+    const period = input.period ?? 'today';
     const since = periodStart(period, this.clock.now());
-    let base = this.db.selectFrom('proxy_usage_daily as u').where('u.user_id', '=', userId);
+    let base = this.db.selectFrom('proxy_usage_daily as u').where('u.user_id', '=', ctx.userId);
     if (since !== null) base = base.where('u.day', '>=', since);
     const up = sql<number>`cast(sum(u.bytes_up) as bigint)`.as('up');
     const down = sql<number>`cast(sum(u.bytes_down) as bigint)`.as('down');

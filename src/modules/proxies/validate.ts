@@ -4,11 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
+import type { ServiceContext } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import type { IdInput } from '../../core/schema.js';
+import type { CHECKED_PROXY_STATUSES, ProxyCheckError } from '../../core/values.js';
 import { type AddressPolicy, AddressRefusedError, vetHost } from '../../lib/address-policy.js';
 import type { Clock } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
-import type { CheckError, CheckOutcome, ProxyChecker } from './checker.js';
+import type { CheckOutcome, ProxyChecker } from './checker.js';
 import { encodeCredentials, exitMismatch } from './gateways.js';
 import type { Geolocator, GeoInfo } from './geo.js';
 import { targetingOf } from './present.js';
@@ -46,7 +49,8 @@ export class ProxyValidator {
     private readonly policy: AddressPolicy,
   ) {}
 
-  async validate(userId: number, proxyId: number) {
+  async validate(ctx: ServiceContext, { id: proxyId }: IdInput) {
+    const { userId } = ctx;
     const proxy = await findOwnedProxy(this.db, userId, proxyId);
     let outcome: CheckOutcome;
     let place: GeoInfo = { country: null, city: null, asn: null };
@@ -74,8 +78,8 @@ export class ProxyValidator {
         mismatch = exitMismatch(credentials.unexpressed, place);
       } while (mismatch && attempt < TARGETING_ATTEMPTS);
     }
-    const status: 'live' | 'dead' = outcome.reachable ? 'live' : 'dead';
-    const error: CheckError | 'targeting_mismatch' | null = outcome.reachable ? (mismatch ? 'targeting_mismatch' : null) : outcome.error;
+    const status: (typeof CHECKED_PROXY_STATUSES)[number] = outcome.reachable ? 'live' : 'dead';
+    const error: ProxyCheckError | null = outcome.reachable ? (mismatch ? 'targeting_mismatch' : null) : outcome.error;
     await this.db
       .updateTable('proxies')
       .set({

@@ -1,9 +1,10 @@
 // Run logs for keys with `runs:read`. The path carries the string execution_id; the
 // numeric-id route /api/executions/:id sits one level up, so the two never collide.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf, keyRoute } from '../../http/route-auth.js';
-import { errors } from '../../http/schema-helpers.js';
-import { MAX_LINES_DEFAULT, RunLog, RunLogParams, RunLogQuery } from './schemas.js';
+import { contextOf } from '../../http/request-context.js';
+import { keyRoute } from '../../http/route-auth.js';
+import { errors } from '../../core/schema.js';
+import { RunLog, RunLogParams, RunLogQuery } from './schemas.js';
 import type { RunLogService } from './service.js';
 
 export function runLogRoutes(logs: RunLogService): FastifyPluginAsyncTypebox {
@@ -22,11 +23,7 @@ export function runLogRoutes(logs: RunLogService): FastifyPluginAsyncTypebox {
           response: { 200: RunLog, ...errors(404, 422) },
         },
       },
-      async (request) =>
-        logs.read(callerOf(request).userId, request.params.execution_id, {
-          maxLines: request.query.max_lines ?? MAX_LINES_DEFAULT,
-          sinceSeq: request.query.since_seq ?? 0,
-        }),
+      async (request) => logs.read(contextOf(request), { ...request.params, ...request.query }),
     );
   };
 }

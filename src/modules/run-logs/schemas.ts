@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
-import { ExecutionIdString } from '../executions/schemas.js';
+import { type Static, Type } from 'typebox';
+import { ExecutionIdString } from '../executions/index.js';
 
 export const MAX_LINES_DEFAULT = 200;
 export const MAX_LINES_MAX = 1000;
@@ -22,6 +22,7 @@ export const RunLogQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export type RunLogInput = Static<typeof RunLogParams> & Static<typeof RunLogQuery>;
 
 export const RunLog = Type.Object(
   {

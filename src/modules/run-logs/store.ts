@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { lockExecutionRow } from '../../db/locks.js';
 import type { Database } from '../../db/schema.js';
-import { ValidationError } from '../../http/errors.js';
+import { ValidationError } from '../../core/errors.js';
 
 /** The shipper chunks its output into batches of at most this many lines. */
 export const MAX_BATCH_LINES = 1000;

@@ -1,16 +1,18 @@
 // The delivery log (list, read, redeliver) and custom events from the application.
-import type { Kysely } from 'kysely';
-import type { Database, DeliveryStatus, WebhookDeliveriesTable } from '../../db/schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { ServiceContext } from '../../core/context.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
+import { offsetOf, pageOf, pageRequest } from '../../core/paging.js';
+import type { IdInput } from '../../core/schema.js';
+import type { Database, WebhookDeliveriesTable } from '../../db/schema.js';
 import type { Wakeup } from '../../db/wakeup.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
-import { offsetOf, type PageRequest, pageOf } from '../../http/paging.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
-import { emitEvent } from '../events/emit.js';
+import { emitEvent } from '../events/index.js';
 import { WEBHOOK_DELIVERY } from './delivery-job.js';
-import { CUSTOM_DATA_MAX_BYTES } from './schemas.js';
+import { CUSTOM_DATA_MAX_BYTES, type CustomEventInput, type DeliveryListInput } from './schemas.js';
 
-type DeliveryRow = Omit<WebhookDeliveriesTable, 'id' | 'attempts' | 'schedule_step'> & { id: number; attempts: number; schedule_step: number };
+type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 
 function presentDelivery(row: DeliveryRow) {
   return compact({
@@ -29,13 +31,6 @@ function presentDelivery(row: DeliveryRow) {
   });
 }
 
-export interface CustomEventInput {
-  type: `custom.${string}`;
-  data: Record<string, unknown>;
-  device_id?: number;
-  execution_id?: string;
-}
-
 export class WebhookDeliveryService {
   constructor(
     private readonly db: Kysely<Database>,
@@ -43,8 +38,9 @@ export class WebhookDeliveryService {
     private readonly wakeup: Wakeup,
   ) {}
 
-  async list(userId: number, filter: { endpoint_id?: number; status?: DeliveryStatus }, page: PageRequest) {
-    let query = this.db.selectFrom('webhook_deliveries').where('user_id', '=', userId);
+  async list(ctx: ServiceContext, filter: DeliveryListInput) {
+    const page = pageRequest(filter);
+    let query = this.db.selectFrom('webhook_deliveries').where('user_id', '=', ctx.userId);
     if (filter.endpoint_id !== undefined) query = query.where('endpoint_id', '=', filter.endpoint_id);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     const [{ count }, rows] = await Promise.all([
@@ -54,21 +50,22 @@ export class WebhookDeliveryService {
     return pageOf(page, Number(count), rows.map(presentDelivery));
   }
 
-  async get(userId: number, id: number) {
+  async get(ctx: ServiceContext, { id }: IdInput) {
     const row = await this.db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('events as e', 'e.id', 'd.event_pk')
       .selectAll('d')
       .select('e.payload')
       .where('d.id', '=', id)
-      .where('d.user_id', '=', userId)
+      .where('d.user_id', '=', ctx.userId)
       .executeTakeFirst();
     if (!row) throw notFound();
     return { ...presentDelivery(row), payload: row.payload };
   }
 
   /** The same delivery (same event id, same bytes) back to pending with a fresh schedule; `attempts` keeps counting. */
-  async redeliver(userId: number, id: number) {
+  async redeliver(ctx: ServiceContext, { id }: IdInput) {
+    const { userId } = ctx;
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
       const delivery = await trx.selectFrom('webhook_deliveries').select(['endpoint_id']).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
@@ -83,11 +80,12 @@ export class WebhookDeliveryService {
         .execute();
       await this.wakeup.notify(trx, WEBHOOK_DELIVERY);
     });
-    return this.get(userId, id).then(({ payload: _payload, ...delivery }) => delivery);
+    return this.get(ctx, { id }).then(({ payload: _payload, ...delivery }) => delivery);
   }
 
   /** A script's event, relayed by the application: `{device_id, group_id, execution_id, data}`. */
-  async emitCustom(userId: number, input: CustomEventInput) {
+  async emitCustom(ctx: ServiceContext, input: CustomEventInput) {
+    const { userId } = ctx;
     if (Buffer.byteLength(JSON.stringify(input.data)) > CUSTOM_DATA_MAX_BYTES) {
       throw new ValidationError([{ path: 'body.data', message: `must be at most ${CUSTOM_DATA_MAX_BYTES} bytes as JSON` }]);
     }

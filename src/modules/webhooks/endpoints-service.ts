@@ -1,39 +1,34 @@
 // Webhook endpoints of one account: at most 10, each with an encrypted signing secret that
 // is shown once, a subscription (event patterns) and a scope (all, groups or devices).
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { lockUserRow } from '../../db/locks.js';
 import type { Database, WebhookEndpointsTable } from '../../db/schema.js';
-import { type FieldError, LimitReachedError, NotFoundError, ValidationError } from '../../http/errors.js';
+import type { ServiceContext } from '../../core/context.js';
+import { type FieldError, LimitReachedError, NotFoundError, ValidationError } from '../../core/errors.js';
+import type { IdInput } from '../../core/schema.js';
 import type { AddressPolicy } from '../../lib/address-policy.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
 import { encryptSecret } from '../../lib/crypto.js';
-import { emitEvent } from '../events/emit.js';
+import { emitEvent } from '../events/index.js';
 import { scopeOf } from './fan-out.js';
 import { failPendingDeliveries } from './queue.js';
 import { newSigningSecret, type Scope, SECRET_PREFIX_LENGTH } from './rules.js';
-import { ENDPOINT_LIMIT } from './schemas.js';
+import { type CreateEndpointInput, ENDPOINT_LIMIT, type UpdateEndpointInput } from './schemas.js';
 import { checkEndpointUrl } from './url-rules.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
-type EndpointRow = Omit<WebhookEndpointsTable, 'id' | 'consecutive_failures'> & { id: number; consecutive_failures: number };
+type EndpointRow = Selectable<WebhookEndpointsTable>;
 
-export interface EndpointInput {
-  url?: string;
-  description?: string;
-  event_types?: string[];
-  enabled?: boolean;
-  scope_mode?: Scope['mode'];
-  scope_group_ids?: number[];
-  scope_device_ids?: number[];
-}
+/** What a create or an update may send; the scope rules read both alike. */
+type EndpointInput = CreateEndpointInput | UpdateEndpointInput;
 
 const SECRET_WARNING = 'Store this signing secret now: it is not shown again. Regenerate it if it is lost.';
 
 export interface EndpointServiceOptions {
-  /** Read at use time: `svc openapi` builds the app without a key. */
-  secretKey: () => Buffer | undefined;
+  /** SECRET_KEY: signing secrets are encrypted with it, since signing needs them back. */
+  secretKey: Buffer;
   addressPolicy: AddressPolicy;
 }
 
@@ -45,20 +40,21 @@ export class WebhookEndpointService {
     private readonly options: EndpointServiceOptions,
   ) {}
 
-  async list(userId: number) {
-    const rows = await this.db.selectFrom('webhook_endpoints').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  async list(ctx: ServiceContext) {
+    const rows = await this.db.selectFrom('webhook_endpoints').selectAll().where('user_id', '=', ctx.userId).orderBy('id').execute();
     const items = await Promise.all(rows.map((row) => this.present(this.db, row)));
     return { items, total: items.length };
   }
 
-  async get(userId: number, id: number) {
-    return this.present(this.db, await findEndpoint(this.db, userId, id));
+  async get(ctx: ServiceContext, { id }: IdInput) {
+    return this.present(this.db, await findEndpoint(this.db, ctx.userId, id));
   }
 
-  async create(userId: number, input: EndpointInput & { url: string }) {
+  async create(ctx: ServiceContext, input: CreateEndpointInput) {
+    const { userId } = ctx;
     const url = await checkEndpointUrl(input.url, this.options.addressPolicy);
     const secret = newSigningSecret();
-    const sealed = encryptSecret(secret, this.key());
+    const sealed = encryptSecret(secret, this.options.secretKey);
     const now = this.clock.now();
     const endpoint = await this.db.transaction().execute(async (trx) => {
       // The user row lock serialises creates, so two at once cannot both be the 10th.
@@ -92,7 +88,8 @@ export class WebhookEndpointService {
     return { secret, endpoint, warning: SECRET_WARNING };
   }
 
-  async update(userId: number, id: number, input: EndpointInput) {
+  async update(ctx: ServiceContext, { id, ...input }: IdInput & UpdateEndpointInput) {
+    const { userId } = ctx;
     // The address is checked outside the transaction: a DNS look-up must not hold a lock.
     const url = input.url === undefined ? undefined : await checkEndpointUrl(input.url, this.options.addressPolicy);
     const now = this.clock.now();
@@ -114,21 +111,22 @@ export class WebhookEndpointService {
   }
 
   /** Answers the remaining list. The endpoint's deliveries stay readable; pending ones end as failed. */
-  async remove(userId: number, id: number) {
+  async remove(ctx: ServiceContext, { id }: IdInput) {
     await this.db.transaction().execute(async (trx) => {
-      const result = await trx.deleteFrom('webhook_endpoints').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+      const result = await trx.deleteFrom('webhook_endpoints').where('id', '=', id).where('user_id', '=', ctx.userId).executeTakeFirst();
       if (Number(result.numDeletedRows) === 0) throw notFound();
       await failPendingDeliveries(trx, id, 'The endpoint was deleted.', this.clock.now());
     });
-    return this.list(userId);
+    return this.list(ctx);
   }
 
   /** The new secret signs the very next attempt: the worker reads the secret when it sends. */
-  async regenerateSecret(userId: number, id: number) {
+  async regenerateSecret(ctx: ServiceContext, { id }: IdInput) {
+    const { userId } = ctx;
     const secret = newSigningSecret();
     const row = await this.db
       .updateTable('webhook_endpoints')
-      .set({ secret_encrypted: encryptSecret(secret, this.key()), secret_prefix: secret.slice(0, SECRET_PREFIX_LENGTH), updated_at: this.clock.now() })
+      .set({ secret_encrypted: encryptSecret(secret, this.options.secretKey), secret_prefix: secret.slice(0, SECRET_PREFIX_LENGTH), updated_at: this.clock.now() })
       .where('id', '=', id)
       .where('user_id', '=', userId)
       .returningAll()
@@ -137,7 +135,8 @@ export class WebhookEndpointService {
     return { secret, endpoint: await this.present(this.db, row), warning: SECRET_WARNING };
   }
 
-  async sendTest(userId: number, id: number) {
+  async sendTest(ctx: ServiceContext, { id }: IdInput) {
+    const { userId } = ctx;
     return this.db.transaction().execute(async (trx) => {
       const endpoint = await findEndpoint(trx, userId, id);
       if (endpoint.enabled !== 1) {
@@ -147,12 +146,6 @@ export class WebhookEndpointService {
       const { eventId } = await emitEvent(trx, { userId, type: 'webhook.test', data, deviceId: null, at: this.clock.now(), endpointId: id });
       return { queued: true, event_id: eventId, message: 'A webhook.test event was queued for this endpoint.' };
     });
-  }
-
-  private key(): Buffer {
-    const key = this.options.secretKey();
-    if (!key) throw new Error('SECRET_KEY is not set: webhook secrets cannot be encrypted');
-    return key;
   }
 
   private async present(db: Db, row: EndpointRow) {

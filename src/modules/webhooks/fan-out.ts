@@ -4,7 +4,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Wakeup } from '../../db/wakeup.js';
-import { type RecordedEvent, subscribeToEvents } from '../events/emit.js';
+import { type RecordedEvent, subscribeToEvents } from '../events/index.js';
 import { WEBHOOK_DELIVERY } from './delivery-job.js';
 import { type Scope, scopeMatches, subscribes } from './rules.js';
 

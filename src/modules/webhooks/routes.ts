@@ -1,8 +1,8 @@
 // Webhook endpoints and the delivery log (full-access keys); custom events (the application).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { pageRequest } from '../../http/paging.js';
-import { callerOf, fullAccessKeyRoute, sessionRoute } from '../../http/route-auth.js';
-import { errors, IdParams } from '../../http/schema-helpers.js';
+import { contextOf } from '../../http/request-context.js';
+import { fullAccessKeyRoute, sessionRoute } from '../../http/route-auth.js';
+import { errors, IdParams } from '../../core/schema.js';
 import type { WebhookDeliveryService } from './deliveries-service.js';
 import type { WebhookEndpointService } from './endpoints-service.js';
 import {
@@ -37,7 +37,8 @@ export function webhookRoutes(endpoints: WebhookEndpointService, deliveries: Web
           response: { 200: EndpointList },
         },
       },
-      async (request) => endpoints.list(callerOf(request).userId),
+      async (request) =>
+      endpoints.list(contextOf(request)),
     );
     app.post(
       '/api/webhooks',
@@ -52,7 +53,7 @@ export function webhookRoutes(endpoints: WebhookEndpointService, deliveries: Web
           response: { 201: EndpointWithSecret, ...errors(400, 422) },
         },
       },
-      async (request, reply) => reply.code(201).send(await endpoints.create(callerOf(request).userId, request.body)),
+      async (request, reply) => reply.code(201).send(await endpoints.create(contextOf(request), request.body)),
     );
 
     // Static paths before `/:id`, for the reader; the router prefers them anyway.
@@ -69,10 +70,7 @@ export function webhookRoutes(endpoints: WebhookEndpointService, deliveries: Web
           response: { 200: DeliveryPage, ...errors(422) },
         },
       },
-      async (request) => {
-        const { page, page_size, ...filter } = request.query;
-        return deliveries.list(callerOf(request).userId, filter, pageRequest({ page, page_size }));
-      },
+      async (request) => deliveries.list(contextOf(request), request.query),
     );
     app.get(
       '/api/webhooks/deliveries/:id',
@@ -87,7 +85,7 @@ export function webhookRoutes(endpoints: WebhookEndpointService, deliveries: Web
           response: { 200: WebhookDeliveryWithPayload, ...errors(404, 422) },
         },
       },
-      async (request) => deliveries.get(callerOf(request).userId, request.params.id),
+      async (request) => deliveries.get(contextOf(request), request.params),
     );
     app.post(
       '/api/webhooks/deliveries/:id/redeliver',
@@ -102,7 +100,7 @@ export function webhookRoutes(endpoints: WebhookEndpointService, deliveries: Web
           response: { 200: WebhookDelivery, ...errors(404, 409, 422) },
         },
       },
-      async (request) => deliveries.redeliver(callerOf(request).userId, request.params.id),
+      async (request) => deliveries.redeliver(contextOf(request), request.params),
     );
     app.post(
       '/api/webhooks/events',
@@ -117,7 +115,7 @@ export function webhookRoutes(endpoints: WebhookEndpointService, deliveries: Web
           response: { 202: CustomEventResult, ...errors(400, 422) },
         },
       },
-      async (request, reply) => reply.code(202).send(await deliveries.emitCustom(callerOf(request).userId, request.body as Parameters<WebhookDeliveryService['emitCustom']>[1])),
+      async (request, reply) => reply.code(202).send(await deliveries.emitCustom(contextOf(request), request.body)),
     );
 
     app.get(
@@ -133,7 +131,8 @@ export function webhookRoutes(endpoints: WebhookEndpointService, deliveries: Web
           response: { 200: WebhookEndpoint, ...errors(404, 422) },
         },
       },
-      async (request) => endpoints.get(callerOf(request).userId, request.params.id),
+      async (request) =>
+      endpoints.get(contextOf(request), request.params),
     );
     app.put(
       '/api/webhooks/:id',
@@ -149,7 +148,7 @@ export function webhookRoutes(endpoints: WebhookEndpointService, deliveries: Web
           response: { 200: WebhookEndpoint, ...errors(400, 404, 422) },
         },
       },
-      async (request) => endpoints.update(callerOf(request).userId, request.params.id, request.body),
+      async (request) => endpoints.update(contextOf(request), { ...request.params, ...request.body }),
     );
     app.delete(
       '/api/webhooks/:id',
@@ -164,7 +163,7 @@ export function webhookRoutes(endpoints: WebhookEndpointService, deliveries: Web
           response: { 200: EndpointList, ...errors(404, 422) },
         },
       },
-      async (request) => endpoints.remove(callerOf(request).userId, request.params.id),
+      async (request) => endpoints.remove(contextOf(request), request.params),
     );
     app.post(
       '/api/webhooks/:id/regenerate-secret',
@@ -179,7 +178,7 @@ export function webhookRoutes(endpoints: WebhookEndpointService, deliveries: Web
           response: { 200: EndpointWithSecret, ...errors(404, 422) },
         },
       },
-      async (request) => endpoints.regenerateSecret(callerOf(request).userId, request.params.id),
+      async (request) => endpoints.regenerateSecret(contextOf(request), request.params),
     );
     app.post(
       '/api/webhooks/:id/test',
@@ -194,7 +193,7 @@ export function webhookRoutes(endpoints: WebhookEndpointService, deliveries: Web
           response: { 200: TestResult, ...errors(404, 422) },
         },
       },
-      async (request) => endpoints.sendTest(callerOf(request).userId, request.params.id),
+      async (request) => endpoints.sendTest(contextOf(request), request.params),
     );
   };
 }

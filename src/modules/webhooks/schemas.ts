@@ -1,10 +1,9 @@
 // Route schemas for webhook endpoints, deliveries and custom events.
-import { Type } from 'typebox';
-import { PageQuery, Paged } from '../../http/paging.js';
-import { DateTime, Id, StringEnum } from '../../http/schema-helpers.js';
+import { type Static, Type } from 'typebox';
+import { PageQuery, Paged } from '../../core/paging.js';
+import { DateTime, Id, StringEnum } from '../../core/schema.js';
+import { DELIVERY_STATUSES, ENDPOINT_DISABLED_REASONS, WEBHOOK_SCOPE_MODES } from '../../core/values.js';
 
-export const SCOPE_MODES = ['all', 'groups', 'devices'] as const;
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'exhausted'] as const;
 export const ENDPOINT_LIMIT = 10;
 export const CUSTOM_DATA_MAX_BYTES = 64 * 1024;
 
@@ -20,7 +19,7 @@ const endpointFields = {
   url: Type.String({ minLength: 1, maxLength: 2048, description: 'HTTPS URL; private and internal addresses are refused' }),
   description: Type.String({ maxLength: 255 }),
   event_types: Type.Array(EventPattern, { minItems: 1, maxItems: 50, uniqueItems: true }),
-  scope_mode: StringEnum(SCOPE_MODES, { description: '`all` devices, listed `groups`, or listed `devices`' }),
+  scope_mode: StringEnum(WEBHOOK_SCOPE_MODES, { description: '`all` devices, listed `groups`, or listed `devices`' }),
   scope_group_ids: IdList('Device group'),
   scope_device_ids: IdList('Device'),
 };
@@ -36,6 +35,7 @@ export const CreateEndpointBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type CreateEndpointInput = Static<typeof CreateEndpointBody>;
 
 export const UpdateEndpointBody = Type.Object(
   {
@@ -49,6 +49,7 @@ export const UpdateEndpointBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type UpdateEndpointInput = Static<typeof UpdateEndpointBody>;
 
 export const WebhookEndpoint = Type.Object(
   {
@@ -57,13 +58,13 @@ export const WebhookEndpoint = Type.Object(
     description: Type.Optional(Type.String()),
     event_types: Type.Array(Type.String()),
     secret_prefix: Type.String({ description: 'The first 12 characters of the signing secret' }),
-    scope_mode: StringEnum(SCOPE_MODES),
+    scope_mode: StringEnum(WEBHOOK_SCOPE_MODES),
     scope_group_ids: Type.Array(Type.Integer()),
     scope_device_ids: Type.Array(Type.Integer()),
     scope_device_count: Type.Integer({ description: 'How many devices the scope covers now' }),
     enabled: Type.Boolean(),
     consecutive_failures: Type.Integer(),
-    disabled_reason: Type.Optional(StringEnum(['consecutive_failures', 'gone'] as const)),
+    disabled_reason: Type.Optional(StringEnum(ENDPOINT_DISABLED_REASONS)),
     last_success_at: Type.Optional(DateTime()),
     created_at: DateTime(),
   },
@@ -106,15 +107,18 @@ export const DeliveryListQuery = Type.Object(
   { endpoint_id: Type.Optional(Id('Only deliveries to this endpoint')), status: Type.Optional(StringEnum(DELIVERY_STATUSES)), ...PageQuery },
   { additionalProperties: false },
 );
+export type DeliveryListInput = Static<typeof DeliveryListQuery>;
 
 export const CustomEventBody = Type.Object(
   {
-    type: Type.String({ pattern: '^custom\\.[a-z0-9._-]{1,64}$', description: '`custom.` followed by 1 to 64 of a-z 0-9 . _ -' }),
+    // The pattern guarantees the prefix the event type's TypeScript type names.
+    type: Type.Unsafe<`custom.${string}`>(Type.String({ pattern: '^custom\\.[a-z0-9._-]{1,64}$', description: '`custom.` followed by 1 to 64 of a-z 0-9 . _ -' })),
     data: Type.Object({}, { additionalProperties: true, description: 'At most 64 KB as JSON' }),
     device_id: Type.Optional(Id('The device the event concerns (for scopes)')),
     execution_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   },
   { additionalProperties: false },
 );
+export type CustomEventInput = Static<typeof CustomEventBody>;
 
 export const CustomEventResult = Type.Object({ event_id: Type.String(), deliveries: Type.Integer({ description: 'How many deliveries were queued' }) });

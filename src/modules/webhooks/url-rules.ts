@@ -1,6 +1,6 @@
 // What a webhook URL may be: HTTPS, no user-info, and a host whose every address is public
 // (address-policy.ts). Checked at create and update; the worker checks again at each attempt.
-import { ValidationError } from '../../http/errors.js';
+import { ValidationError } from '../../core/errors.js';
 import { AddressRefusedError, type AddressPolicy, vetHost } from '../../lib/address-policy.js';
 
 const refuse = (message: string) => new ValidationError([{ path: 'body.url', message }]);

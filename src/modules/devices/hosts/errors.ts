@@ -1,7 +1,7 @@
 // Typed device-host errors, each with the status and `details.code` of decisions.md §1 where
 // the contract names one, so a route can let them through to the error envelope and a job
 // worker can turn them into `hosted_state: error` with the message as `hosted_state_message`.
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../core/errors.js';
 
 /** 404 `not_found`: the device holds no slot on this host (never placed, or shut down). */
 export class DeviceNotFoundError extends AppError {

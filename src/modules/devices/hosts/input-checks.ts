@@ -1,6 +1,6 @@
 // Checks shared by both drivers, so a bad coordinate or package name is refused the same way
 // (422 validation_failed) whichever host runs the device, before anything reaches it.
-import { ValidationError } from '../../../http/errors.js';
+import { ValidationError } from '../../../core/errors.js';
 import type { ScreenSize, ScreenshotOptions } from './types.js';
 
 export const MAX_SWIPE_MS = 60_000;

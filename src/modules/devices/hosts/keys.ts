@@ -1,6 +1,6 @@
 // Android key names. The list comes from adbkit's KeyCodes table (Android's KeyEvent
 // constants), so both hosts accept exactly the names a real device knows.
-import { ValidationError } from '../../../http/errors.js';
+import { ValidationError } from '../../../core/errors.js';
 import { KeyCodes } from './adb/adbkit.js';
 
 const KEY_CODES: Readonly<Record<string, number>> = KeyCodes as unknown as Record<string, number>;

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import sharp from 'sharp';
-import { ValidationError } from '../../../../http/errors.js';
+import { ValidationError } from '../../../../core/errors.js';
 import { readApkManifest } from '../apk/manifest.js';
 import { withApkFile } from '../apk/source.js';
 import { ApkInstallFailedError, AppNotInstalledError, DeviceHostFaultError, InvalidApkError } from '../errors.js';

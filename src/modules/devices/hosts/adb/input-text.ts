@@ -5,7 +5,7 @@
 // characters are refused with a clear message instead of failing on the device. Shell
 // quoting is adbkit's (each argument in single quotes), so `;`, `$()`, quotes and the rest
 // reach `input` as typed.
-import { ValidationError } from '../../../../http/errors.js';
+import { ValidationError } from '../../../../core/errors.js';
 
 export type InputStep = { kind: 'text'; text: string } | { kind: 'key'; keycode: 'KEYCODE_ENTER' | 'KEYCODE_TAB' };
 

@@ -1,7 +1,7 @@
 // The driver of a simulated device. Each call reads the device's state from the database,
 // applies the action through the same resolved view the picture is drawn from, and writes
 // the state back (store.ts), so the next call, in this process or any other, sees it.
-import { ValidationError } from '../../../../http/errors.js';
+import { ValidationError } from '../../../../core/errors.js';
 import type { Clock } from '../../../../lib/clock.js';
 import { readApkManifest } from '../apk/manifest.js';
 import { withApkFile } from '../apk/source.js';

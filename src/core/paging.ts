@@ -1,7 +1,7 @@
 // Paged lists: {page, page_size, total_rows, total_pages, rows}. Pages start at 1;
 // page_size defaults to 50, at most 200. A page past the end is empty with the right totals.
 import { type TSchema, Type } from 'typebox';
-import { StringEnum } from './schema-helpers.js';
+import { StringEnum } from './schema.js';
 
 export const PAGE_SIZE_DEFAULT = 50;
 export const PAGE_SIZE_MAX = 200;

@@ -30,6 +30,9 @@ export const Id = (description = 'Identifier') => Type.Integer({ minimum: 1, max
 
 export const IdParams = Type.Object({ id: Id() });
 
+/** A service input naming one record by its id. */
+export type IdInput = Static<typeof IdParams>;
+
 /** The error envelope every failure uses. */
 export const ErrorBody = Type.Object(
   {

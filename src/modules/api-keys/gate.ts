@@ -5,14 +5,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import { isSubscriptionActive } from '../../modules/billing/subscription.js';
-import { epochFromStored } from '../../modules/api-keys/auth-epoch.js';
-import { KEY_PATTERN, keyState } from '../../modules/api-keys/key-format.js';
-import type { KeyResolver, ResolvedKey } from '../../modules/api-keys/key-resolver.js';
-import type { LastUsedRecorder } from '../../modules/api-keys/last-used.js';
-import { keyCovers, type Scope } from '../../modules/api-keys/scopes.js';
-import { InsufficientScopeError, RateLimitedError, SubscriptionRequiredError, UnauthorizedError } from '../errors.js';
-import { type ChainCount, FixedWindowLimiter, rateLimitHeaders, type WindowHit } from '../rate-limit.js';
+import { isSubscriptionActive } from '../billing/index.js';
+import { epochFromStored } from './auth-epoch.js';
+import { KEY_PATTERN, keyState } from './key-format.js';
+import type { KeyResolver, ResolvedKey } from './key-resolver.js';
+import type { LastUsedRecorder } from './last-used.js';
+import { keyCovers, type Scope } from './scopes.js';
+import { InsufficientScopeError, RateLimitedError, SubscriptionRequiredError, UnauthorizedError } from '../../core/errors.js';
+import { type ChainCount, FixedWindowLimiter, rateLimitHeaders, type WindowHit } from '../../http/rate-limit.js';
 
 /** Header names people type when they mean X-API-KEY. */
 const LOOKALIKE_HEADERS = /^(x-)?api[-_]?key$|^x-api_key$|^apikey$/i;

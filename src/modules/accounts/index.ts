@@ -1,0 +1,5 @@
+// The accounts module's front door: sign-up, sign-in, sessions and the session guard.
+export { type AccountsModuleDeps, type AccountsServices, buildAccountsModule } from './module.js';
+export { User } from './schemas.js';
+export { type AccountService, normaliseEmail, presentUser } from './service.js';
+export { sessionGuard } from './session-guard.js';

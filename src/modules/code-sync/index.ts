@@ -1,0 +1,4 @@
+// The code-sync module's front door: snapshot upload and state, and `svc code`.
+export { runCodeCommand } from './cli.js';
+export { buildCodeSyncModule, type CodeSyncServices } from './module.js';
+export type { CodeSyncService } from './service.js';

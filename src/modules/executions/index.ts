@@ -1,0 +1,6 @@
+// The executions module's front door: run history and execution reports.
+export { buildExecutionsModule, type ExecutionsServices } from './module.js';
+export { findRunByExecutionId } from './present.js';
+export type { ExecutionReporter } from './report.js';
+export { ExecutionIdString } from './schemas.js';
+export type { RunHistoryService } from './service.js';

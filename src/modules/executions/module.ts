@@ -1,0 +1,16 @@
+// Builds the executions module: run history and execution reports.
+import type { BuiltModule, ModuleDeps } from '../../http/module.js';
+import { ExecutionReporter } from './report.js';
+import { executionRoutes } from './routes.js';
+import { RunHistoryService } from './service.js';
+
+export interface ExecutionsServices {
+  history: RunHistoryService;
+  reporter: ExecutionReporter;
+}
+
+export function buildExecutionsModule(deps: ModuleDeps): BuiltModule<ExecutionsServices> {
+  const history = new RunHistoryService(deps.db.kysely);
+  const reporter = new ExecutionReporter(deps.db.kysely, deps.clock);
+  return { routes: executionRoutes(history, reporter), services: { history, reporter } };
+}

@@ -1,0 +1,3 @@
+// The run-logs module's front door.
+export { buildRunLogsModule, type RunLogsServices } from './module.js';
+export type { RunLogService } from './service.js';

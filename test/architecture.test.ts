@@ -1,0 +1,122 @@
+// The shape of src/ (docs/decisions/0005-module-shape.md), checked on its import graph: the
+// layers, the modules' front doors, and no cycle between modules. The lint rule checks the
+// first two file by file; this test sees the whole graph, which a cycle needs.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { findCycles, type ImportEdge, readImportGraph } from './helpers/import-graph.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The layer of a file: core, lib, db, http, a module (`modules/<name>`), or the root (main, app, config, context). */
+function layerOf(path: string): string {
+  const [, top, name] = path.split('/');
+  if (top === 'modules') return `modules/${name}`;
+  return top.endsWith('.ts') ? 'root' : top;
+}
+
+const isModule = (layer: string) => layer.startsWith('modules/');
+
+/** What each layer must not import. `root` is main.ts, app.ts and context.ts; config.ts may be read from above lib. */
+const FORBIDDEN: Record<string, (target: string, path: string) => boolean> = {
+  core: (target) => target !== 'core',
+  lib: (target) => isModule(target) || target === 'http' || target === 'root',
+  db: (target, path) => isModule(target) || target === 'http' || (target === 'root' && path !== 'src/config.ts'),
+  http: (target, path) => isModule(target) || (target === 'root' && path !== 'src/config.ts'),
+  module: (target, path) => target === 'root' && path !== 'src/config.ts',
+};
+
+/** Known exceptions to the layering rules: none. */
+const KNOWN_EDGES: string[] = [];
+const KNOWN_CYCLES: string[][] = [];
+
+const label = (edge: ImportEdge) => `${edge.from} -> ${edge.to}`;
+
+function layerViolations(edges: ImportEdge[]): string[] {
+  return edges.flatMap((edge) => {
+    const from = layerOf(edge.from);
+    const to = layerOf(edge.to);
+    const rule = FORBIDDEN[isModule(from) ? 'module' : from];
+    return from !== to && rule?.(to, edge.to) ? [label(edge)] : [];
+  });
+}
+
+/** An import into another module that is not its index.ts. */
+function frontDoorViolations(edges: ImportEdge[]): string[] {
+  return edges.flatMap((edge) => {
+    const to = layerOf(edge.to);
+    return isModule(to) && layerOf(edge.from) !== to && !edge.to.endsWith(`src/${to}/index.ts`) ? [label(edge)] : [];
+  });
+}
+
+function moduleCycles(edges: ImportEdge[]): string[][] {
+  const between = edges
+    .map((edge) => ({ from: layerOf(edge.from), to: layerOf(edge.to) }))
+    .filter((edge) => isModule(edge.from) && isModule(edge.to));
+  return findCycles(between);
+}
+
+describe('the import graph of src/', () => {
+  const edges = readImportGraph(ROOT);
+
+  it('is read in full', () => {
+    // A reader that silently found nothing would pass every check below.
+    expect(edges.length).toBeGreaterThan(300);
+    expect(edges).toContainEqual({ from: 'src/build-modules.ts', to: 'src/modules/macros/index.ts' });
+  });
+
+  it('keeps the layers: core imports no other layer; lib, db and http import no module; nothing imports the composition root', () => {
+    const violations = layerViolations(edges).filter((edge) => !KNOWN_EDGES.includes(edge));
+    expect(violations).toEqual([]);
+  });
+
+  it("reaches another module only through its index.ts", () => {
+    const violations = frontDoorViolations(edges).filter((edge) => !KNOWN_EDGES.includes(edge));
+    expect(violations).toEqual([]);
+  });
+
+  it('has no cycle between modules', () => {
+    const cycles = moduleCycles(edges).filter((cycle) => !KNOWN_CYCLES.some((known) => known.join() === cycle.join()));
+    expect(cycles).toEqual([]);
+  });
+
+  it('still needs every listed exception (remove one once its branch has merged)', () => {
+    const present = new Set(edges.map(label));
+    expect(KNOWN_EDGES.filter((edge) => !present.has(edge))).toEqual([]);
+    const cycles = moduleCycles(edges).map((cycle) => cycle.join());
+    expect(KNOWN_CYCLES.filter((known) => !cycles.includes(known.join()))).toEqual([]);
+  });
+});
+
+describe('the checks themselves', () => {
+  const edge = (from: string, to: string) => ({ from, to });
+
+  it('find a cycle, however long, and ignore a chain', () => {
+    expect(findCycles([edge('a', 'b'), edge('b', 'c'), edge('c', 'a'), edge('c', 'd')])).toEqual([['a', 'b', 'c']]);
+    expect(findCycles([edge('a', 'b'), edge('b', 'c'), edge('a', 'c')])).toEqual([]);
+  });
+
+  it('refuse a deep import, a layer breach and a module cycle', () => {
+    const bad = [
+      edge('src/modules/runs/service.ts', 'src/modules/macros/service.ts'),
+      edge('src/core/paging.ts', 'src/db/schema.ts'),
+      edge('src/http/guards/install.ts', 'src/modules/accounts/index.ts'),
+      edge('src/modules/macros/service.ts', 'src/app.ts'),
+      edge('src/modules/macros/index.ts', 'src/modules/runs/index.ts'),
+    ];
+    expect(frontDoorViolations(bad)).toEqual([label(bad[0])]);
+    expect(layerViolations(bad)).toEqual([label(bad[1]), label(bad[2]), label(bad[3])]);
+    expect(moduleCycles(bad)).toEqual([['modules/macros', 'modules/runs']]);
+  });
+
+  it('allow what the shape allows', () => {
+    const good = [
+      edge('src/modules/runs/service.ts', 'src/modules/macros/index.ts'),
+      edge('src/modules/runs/service.ts', 'src/config.ts'),
+      edge('src/modules/runs/service.ts', 'src/modules/runs/schemas.ts'),
+      edge('src/http/route-auth.ts', 'src/core/context.ts'),
+      edge('src/lib/crypto.ts', 'src/core/errors.ts'),
+      edge('src/app.ts', 'src/modules/runs/index.ts'),
+    ];
+    expect([...frontDoorViolations(good), ...layerViolations(good)]).toEqual([]);
+  });
+});
