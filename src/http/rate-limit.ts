@@ -29,6 +29,8 @@ export interface ChainCount {
   results: WindowResult[];
   /** The key asked to be read on the way, as Redis held it; absent when Redis did not answer. */
   read?: string | null;
+  /** Why Redis did not answer, when the counts were made in this process instead. */
+  redisError?: unknown;
 }
 
 // A counter lives for two windows, so one started late in its window always outlives it; the
@@ -118,7 +120,7 @@ export class FixedWindowLimiter {
         const results = reply.slice(reads.length).map((value, i) => hits[i].limiter.result(Number(value), window));
         return reads.length ? { results, read: typeof reply[0] === 'string' ? reply[0] : null } : { results };
       })
-      .catch(() => ({ results: FixedWindowLimiter.countInMemory(hits, window) })); // Redis did not answer: count in this process meanwhile
+      .catch((error: unknown) => ({ results: FixedWindowLimiter.countInMemory(hits, window), redisError: error })); // count in this process meanwhile
   }
 
   private static countInMemory(hits: readonly WindowHit[], window: number): WindowResult[] {

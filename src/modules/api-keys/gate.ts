@@ -97,9 +97,11 @@ export class ApiKeyGate {
    * meanwhile is cached as revoked from then on and refused before any counting, so each
    * process counts at most one hit of it after the revocation.
    *
+   * If Redis does not answer the script, the hit is counted in this process and the database
+   * decides about the key, with the same harmless early count.
+   *
    * Everywhere else (counting in memory, a key not cached yet, a cached key that is already
-   * refused, Redis not answering) the key is checked first and counted after, in the
-   * contract's order.
+   * refused) the key is checked first and counted after, in the contract's order.
    */
   private async resolveAndCount(keyHash: string, now: number): Promise<{ key: ResolvedKey; counted: ChainCount }> {
     const epochKey = this.resolver.sharedEpochKey;
@@ -109,7 +111,7 @@ export class ApiKeyGate {
       const key =
         counted.read === undefined
           ? // Redis did not answer: the windows were counted in this process, the database decides.
-            await this.resolver.loadUnshared(keyHash, new Error('Redis did not answer the window-counting script'))
+            await this.resolver.loadUnshared(keyHash, counted.redisError)
           : await this.resolver.confirm(keyHash, epochFromStored(counted.read));
       return { key: usable(key, now), counted };
     }
