@@ -68,8 +68,9 @@ export function derivedStatuses(route: RouteShape): number[] {
   const takesBody = schema.body !== undefined || BODY_METHODS.has(route.method);
   if (hasParams) [400, 414, 422].forEach((s) => statuses.add(s));
   if (schema.querystring !== undefined) [400, 422].forEach((s) => statuses.add(s));
-  if (takesBody) [400, 413, 415].forEach((s) => statuses.add(s));
-  if (schema.body !== undefined) statuses.add(422);
+  // Every body is checked before any schema sees it (depth, NUL, lone surrogates, numbers
+  // that are not finite): 422 even on a route that expects no body.
+  if (takesBody) [400, 413, 415, 422].forEach((s) => statuses.add(s));
   switch (auth.kind) {
     case 'apiKey':
       [401, 402, 429].forEach((s) => statuses.add(s));

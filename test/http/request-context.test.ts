@@ -11,9 +11,9 @@ beforeAll(async () => {
   t = await createTestApp({
     env: { TRUST_PROXY: 'true' },
     extend: (app) => {
-      app.get('/api/test/context/session', { config: sessionRoute() }, async (request) => ({ ...contextOf(request), id: request.id }));
-      app.get('/api/test/context/key', { config: keyRoute() }, async (request) => ({ ...contextOf(request), id: request.id }));
-      app.get('/test/origin', { config: publicRoute() }, async (request) => ({ ...originOf(request), id: request.id }));
+      app.get('/api/test/context/session', { config: sessionRoute(), schema: { hide: true } }, async (request) => ({ ...contextOf(request), id: request.id }));
+      app.get('/api/test/context/key', { config: keyRoute(), schema: { hide: true } }, async (request) => ({ ...contextOf(request), id: request.id }));
+      app.get('/test/origin', { config: publicRoute(), schema: { hide: true } }, async (request) => ({ ...originOf(request), id: request.id }));
     },
   });
 });
