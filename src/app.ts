@@ -23,6 +23,7 @@ import { apiKeyRoutes } from './modules/api-keys/routes.js';
 import { ApiKeyService } from './modules/api-keys/service.js';
 import { billingRoutes } from './modules/billing/routes.js';
 import { codeSyncRoutes } from './modules/code-sync/routes.js';
+import { consoleRoutes } from './modules/console/index.js';
 import { CodeSyncService } from './modules/code-sync/service.js';
 import { DeviceService } from './modules/devices/devices-service.js';
 import { GroupService } from './modules/devices/groups-service.js';
@@ -144,6 +145,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const proxyModule = buildProxyModule({ config, db, clock, geolocator: deps.geolocator });
   await app.register(proxyRoutes(proxyModule));
   await app.register(adminProxyRoutes(proxyModule.proxies));
+  await app.register(consoleRoutes());
 
   app.addHook('onClose', async () => {
     resolver.stop();

@@ -1,0 +1,1 @@
+export function DevicesPage() { return null; }

@@ -1,0 +1,1 @@
+export function GroupsPage() { return null; }

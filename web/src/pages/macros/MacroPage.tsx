@@ -1,0 +1,1 @@
+export function MacroPage() { return null; }

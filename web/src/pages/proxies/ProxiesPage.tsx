@@ -1,0 +1,1 @@
+export function ProxiesPage() { return null; }

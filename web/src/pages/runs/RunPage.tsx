@@ -1,0 +1,1 @@
+export function RunPage() { return null; }

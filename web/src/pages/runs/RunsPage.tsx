@@ -1,0 +1,1 @@
+export function RunsPage() { return null; }

@@ -1,0 +1,1 @@
+export function DeliveryPage() { return null; }
