@@ -21,10 +21,10 @@ export function AccountMenu() {
   return (
     <Menu position="bottom-end" width={240} shadow="md">
       <Menu.Target>
-        <UnstyledButton aria-label={`Account menu for ${user.email}`} px={6} py={4} style={{ borderRadius: 8 }}>
+        <UnstyledButton px={6} py={4} style={{ borderRadius: 8 }}>
           <Group gap={8} wrap="nowrap">
-            <Avatar color="indigo" radius="xl" size={32}>{initials}</Avatar>
-            <Text size="sm" fw={500} maw={180} truncate="end">{user.name ?? user.email}</Text>
+            <Avatar color="indigo" radius="xl" size={32} aria-hidden>{initials}</Avatar>
+            <Text size="sm" fw={500} maw={180} truncate="end">{user.name ?? user.email}<span className="visually-hidden">, account menu</span></Text>
           </Group>
         </UnstyledButton>
       </Menu.Target>

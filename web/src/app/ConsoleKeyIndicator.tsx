@@ -7,7 +7,7 @@ export function ConsoleKeyIndicator() {
   const { current, forget } = useConsoleKey();
   if (!current) {
     return (
-      <Badge variant="outline" color="gray" radius="sm" size="lg" tt="none" fw={500} styles={{ root: { color: 'var(--mantine-color-gray-7)' } }}>
+      <Badge variant="outline" color="gray" radius="sm" size="lg" tt="none" fw={500}>
         No key in this tab
       </Badge>
     );
@@ -16,7 +16,7 @@ export function ConsoleKeyIndicator() {
   return (
     <Popover position="bottom-end" width={320} shadow="md">
       <Popover.Target>
-        <Button variant="light" color="green" size="xs" leftSection={<KeyIcon size={14} />} styles={{ root: { color: 'var(--mantine-color-green-9)' } }}>
+        <Button variant="light" color="green" size="xs" leftSection={<KeyIcon size={14} />}>
           Key {current.whoami.api_key.prefix}…
         </Button>
       </Popover.Target>

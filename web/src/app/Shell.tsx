@@ -16,7 +16,7 @@ export function Shell({ children }: { children: ReactNode }) {
       <a className="skip-link" href="#main">Skip to the page</a>
       <AppShell.Header px="lg">
         <Group h="100%" justify="space-between">
-          <Anchor component={Link} to="/" underline="never" c="inherit" aria-label="Automation service console: overview">
+          <Anchor component={Link} to="/" underline="never" c="inherit">
             <Group gap="sm">
               <LogoMark />
               <Box>

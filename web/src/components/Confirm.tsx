@@ -10,13 +10,20 @@ export interface ConfirmProps {
   children: ReactNode;
   confirmLabel: string;
   onConfirm: () => Promise<unknown>;
-  /** The button that opens the dialog. */
-  trigger: (open: () => void) => ReactNode;
+  /** The button that opens the dialog; or leave it out and control `opened`. */
+  trigger?: (open: () => void) => ReactNode;
+  opened?: boolean;
+  onClose?: () => void;
   danger?: boolean;
 }
 
-export function Confirm({ title, children, confirmLabel, onConfirm, trigger, danger = true }: ConfirmProps) {
-  const [opened, setOpened] = useState(false);
+export function Confirm({ title, children, confirmLabel, onConfirm, trigger, danger = true, ...controlled }: ConfirmProps) {
+  const [openedHere, setOpenedHere] = useState(false);
+  const opened = controlled.opened ?? openedHere;
+  const setOpened = (value: boolean) => {
+    setOpenedHere(value);
+    if (!value) controlled.onClose?.();
+  };
   const action = useAction(onConfirm);
   const close = () => {
     setOpened(false);
@@ -28,7 +35,7 @@ export function Confirm({ title, children, confirmLabel, onConfirm, trigger, dan
   };
   return (
     <>
-      {trigger(() => setOpened(true))}
+      {trigger?.(() => setOpened(true))}
       <Modal opened={opened} onClose={close} title={<Text fw={650}>{title}</Text>} centered>
         <ConfirmBody action={action} danger={danger} confirmLabel={confirmLabel} onCancel={close} onConfirm={confirm}>
           {children}

@@ -8,6 +8,7 @@ import { useAction } from '../lib/use-async';
 import { type KeyNeed, useConsoleKey } from '../state/console-key';
 import { ErrorAlert } from './ErrorAlert';
 import { LockIcon } from './icons';
+import { TEXT } from '../theme';
 
 const describeNeed = (need: KeyNeed) => (need === 'full' ? 'a full-access key (one created with no scopes)' : `a key with the ${need} scope, or a full-access key`);
 
@@ -41,7 +42,7 @@ export function KeyChooser({ need, routes }: { need: KeyNeed; routes: string[] }
             ))}), which need {describeNeed(need)}. Your sign-in session cannot call them.
           </Text>
           {current && (
-            <Text size="sm" c="var(--mantine-color-orange-9)">
+            <Text size="sm" c={TEXT.warning}>
               The key this tab uses ({current.whoami.api_key.prefix}…, scopes: {current.whoami.api_key.scopes.join(', ')}) does not cover it.
             </Text>
           )}

@@ -7,7 +7,7 @@ export function SecretOnce({ label, secret, note }: { label: string; secret: str
   return (
     <Stack gap="sm">
       <Alert color="yellow" variant="light" title="Copy it now">
-        <Text size="sm" c="var(--mantine-color-yellow-9)">
+        <Text size="sm">
           {note ?? 'This is the only time the whole value is shown. Store it somewhere safe; the service keeps only a hash.'}
         </Text>
       </Alert>

@@ -30,7 +30,7 @@ const COLORS: Record<string, string> = {
 export function StatusBadge({ value, label }: { value: string; label?: string }) {
   const color = COLORS[value] ?? 'gray';
   return (
-    <Badge color={color} variant="light" radius="sm" tt="none" fw={600} styles={{ root: { color: `var(--mantine-color-${color}-9)` } }}>
+    <Badge color={color} variant="light" radius="sm" tt="none" fw={600}>
       {label ?? value}
     </Badge>
   );

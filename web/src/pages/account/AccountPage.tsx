@@ -51,7 +51,7 @@ export function AccountPage() {
           <Title order={2} fz="md" mb="xs">Sign out</Title>
           <Stack gap="sm" align="flex-start">
             <Text size="sm" c="dimmed">Ends this session at once. A key the console created for this tab is revoked too; your other API keys keep working.</Text>
-            <Button color="red" variant="light" loading={leaving} onClick={() => void leave()} styles={{ root: { color: 'var(--mantine-color-red-9)' } }}>Sign out</Button>
+            <Button color="red" variant="light" loading={leaving} onClick={() => void leave()}>Sign out</Button>
           </Stack>
         </Card>
       </SimpleGrid>

@@ -17,6 +17,7 @@ import { Time } from '../../components/Time';
 import { useAsync } from '../../lib/use-async';
 import { useConsoleKey } from '../../state/console-key';
 import { CreateKeyModal, type KeyPreset } from './CreateKeyModal';
+import { TEXT } from '../../theme';
 
 const PAGE_SIZE = 20;
 
@@ -92,14 +93,14 @@ function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }
     <Table.Tr>
       <Table.Td>
         <Text size="sm" fw={600}>{apiKey.name}</Text>
-        {isConsoleKey && <Text size="xs" c="green.9">In use in this tab</Text>}
+        {isConsoleKey && <Text size="xs" c={TEXT.success}>In use in this tab</Text>}
       </Table.Td>
       <Table.Td><Text className="mono">{apiKey.prefix}…</Text></Table.Td>
       <Table.Td>
         {apiKey.scopes.length === 0 ? (
-          <Badge variant="outline" color="indigo" tt="none" styles={{ root: { color: 'var(--mantine-color-indigo-9)' } }}>Full access</Badge>
+          <Badge variant="outline" color="indigo" tt="none">Full access</Badge>
         ) : (
-          <Group gap={4}>{apiKey.scopes.map((s) => <Badge key={s} variant="light" color="gray" tt="none" styles={{ root: { color: 'var(--mantine-color-gray-9)' } }}>{s}</Badge>)}</Group>
+          <Group gap={4}>{apiKey.scopes.map((s) => <Badge key={s} variant="light" color="gray" tt="none">{s}</Badge>)}</Group>
         )}
       </Table.Td>
       <Table.Td><StatusBadge value={apiKey.state} /></Table.Td>
@@ -111,7 +112,7 @@ function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }
             title="Revoke this key?"
             confirmLabel="Revoke key"
             onConfirm={revoke}
-            trigger={(open) => <Button size="xs" variant="subtle" color="red" onClick={open} aria-label={`Revoke ${apiKey.name}`} styles={{ root: { color: 'var(--mantine-color-red-9)' } }}>Revoke</Button>}
+            trigger={(open) => <Button size="xs" variant="subtle" color="red" onClick={open} aria-label={`Revoke ${apiKey.name}`}>Revoke</Button>}
           >
             “{apiKey.name}” ({apiKey.prefix}…) stops working at once: the next request with it gets 401. This cannot be undone.
           </Confirm>

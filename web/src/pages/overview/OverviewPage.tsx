@@ -9,6 +9,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { useAsync } from '../../lib/use-async';
 import { useSession, useUser } from '../../state/session';
 import { PlanCard } from '../account/PlanCard';
+import { TEXT } from '../../theme';
 
 async function loadCounts() {
   const [keys, macros] = await Promise.all([unwrap(api.GET('/api/api-keys')), unwrap(api.GET('/api/macros', { params: { query: { page_size: 1 } } }))]);
@@ -42,7 +43,7 @@ export function OverviewPage() {
                   {step.done ? <CheckIcon size={16} /> : <Text size="sm" fw={700} c="gray.8">{i + 1}</Text>}
                 </ThemeIcon>
                 <div>
-                  <Text fw={600} size="sm">{step.title}{step.done && <Text span c="green.9" size="sm" fw={500}> · done</Text>}</Text>
+                  <Text fw={600} size="sm">{step.title}{step.done && <Text span c={TEXT.success} size="sm" fw={500}> · done</Text>}</Text>
                   <Text size="sm" c="dimmed">{step.text}</Text>
                   <Anchor component={Link} to={step.to} size="sm">{step.action}</Anchor>
                 </div>
@@ -63,7 +64,7 @@ export function OverviewPage() {
 
 function Stat({ icon, label, value, to, hint }: { icon: ReactNode; label: string; value: number | undefined; to: string; hint: string }) {
   return (
-    <Card component={Link} to={to} style={{ textDecoration: 'none', color: 'inherit' }} aria-label={`${label}: ${value ?? 'loading'}`}>
+    <Card component={Link} to={to} style={{ textDecoration: 'none', color: 'inherit' }}>
       <Group justify="space-between" mb="xs">
         <Text fw={600}>{label}</Text>
         <ThemeIcon variant="light" color="indigo" radius="md" size={34}>{icon}</ThemeIcon>
