@@ -34,7 +34,8 @@ export function buildConsoleIfStale(): void {
   if (existsSync(built) && statSync(built).mtimeMs >= newestMtime('web')) return;
   const require = createRequire(import.meta.url);
   const vite = join(require.resolve('vite/package.json'), '..', 'bin/vite.js');
-  execFileSync(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { stdio: 'pipe' });
+  // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+  execFileSync(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });
 }
 
 export function launchChromium(): Promise<Browser> {
@@ -64,5 +65,7 @@ export async function checkPage(page: Page, name: string): Promise<void> {
   await page.mouse.move(VIEWPORT.width - 2, VIEWPORT.height - 2);
   await page.waitForLoadState('networkidle');
   await expectAccessible(page, name);
+  // The picture shows the page at rest, without the focus ring of the last field typed in.
+  await page.evaluate('document.activeElement && document.activeElement !== document.body && !document.activeElement.closest("[role=dialog]") && document.activeElement.blur()');
   await screenshot(page, name);
 }

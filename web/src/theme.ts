@@ -38,6 +38,7 @@ export const theme = createTheme({
     Card: { defaultProps: { withBorder: true, radius: 'md', shadow: 'xs' } },
     Table: { defaultProps: { verticalSpacing: 'sm', horizontalSpacing: 'md', highlightOnHover: true } },
     Badge: { defaultProps: { radius: 'sm', tt: 'none' } },
+    TableScrollContainer: { defaultProps: { type: 'native' } },
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' }, radius: 'md', overlayProps: { backgroundOpacity: 0.45 } } },
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
   },

@@ -27,7 +27,7 @@ export function Time({ value, empty = '—' }: { value: string | null | undefine
   if (!value) return <>{empty}</>;
   return (
     <Tooltip label={exactTime(value)} openDelay={300}>
-      <time dateTime={value}>{fromNow(value)}</time>
+      <time dateTime={value} style={{ whiteSpace: 'nowrap' }}>{fromNow(value)}</time>
     </Tooltip>
   );
 }

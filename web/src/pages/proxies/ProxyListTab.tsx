@@ -55,7 +55,7 @@ export function ProxyListTab() {
             {status || mode ? 'Change or clear the filters above.' : 'Add your own HTTP, HTTPS or SOCKS5 proxies, then assign them to devices.'}
           </Empty>
         ) : (
-          <Table.ScrollContainer minWidth={960}>
+          <Table.ScrollContainer minWidth={880}>
             <Table>
               <Table.Thead>
                 <Table.Tr>

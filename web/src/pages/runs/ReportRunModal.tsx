@@ -40,7 +40,8 @@ export function ReportRunModal({ opened, onClose, onReported, run, macros, devic
       macro_id: Number(macroId ?? 0),
       device_id: Number(deviceId),
       execution_type: run?.execution_type ?? macro?.kind ?? 'python',
-      started_at: fromLocalInput(startedAt),
+      // The end of a run keeps its recorded start exactly (the input shows whole seconds).
+      started_at: run?.started_at ?? fromLocalInput(startedAt),
       ...(ended ? { ended_at: fromLocalInput(endedAt) } : {}),
       ...(ended && exitCode !== '' ? { exit_code: Number(exitCode) } : {}),
       ...(ended && errorMessage.trim() ? { error_message: errorMessage } : {}),
@@ -83,8 +84,8 @@ export function ReportRunModal({ opened, onClose, onReported, run, macros, devic
             ) : (
               <NumberInput label="Device id" description="The device's number" required min={1} allowDecimal={false} disabled={ending} value={deviceId} onChange={setDeviceId} />
             )}
-            <TextInput type="datetime-local" label="Started at" description="Your local time" required disabled={ending} value={startedAt} onChange={(e) => setStartedAt(e.currentTarget.value)} />
-            {ended && <TextInput type="datetime-local" label="Ended at" description="Your local time" required value={endedAt} onChange={(e) => setEndedAt(e.currentTarget.value)} />}
+            <TextInput type="datetime-local" step={1} label="Started at" description="Your local time" required disabled={ending} value={startedAt} onChange={(e) => setStartedAt(e.currentTarget.value)} />
+            {ended && <TextInput type="datetime-local" step={1} label="Ended at" description="Your local time" required value={endedAt} onChange={(e) => setEndedAt(e.currentTarget.value)} />}
             {ended && <NumberInput label="Exit code" description="Optional" allowDecimal={false} value={exitCode} onChange={setExitCode} />}
           </SimpleGrid>
           {ended && <Textarea label="Error message" description="Optional" autosize minRows={2} value={errorMessage} onChange={(e) => setErrorMessage(e.currentTarget.value)} />}

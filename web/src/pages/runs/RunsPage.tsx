@@ -73,16 +73,16 @@ function RunList({ choices }: { choices: RunChoices }) {
     <>
       <ErrorAlert error={runs.error} title="Could not load the run history" />
       <Card p={0}>
-        <Group px="lg" py="sm" gap="sm" align="flex-end" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
-          <Select label="Status" placeholder="Any status" clearable w={150} value={status ?? null} onChange={(v) => setQuery({ status: v, page: undefined })} data={STATUSES.map((s) => ({ value: s, label: s }))} />
-          <Select label="Macro" placeholder="Any macro" clearable searchable w={190} value={macroId} onChange={(v) => setQuery({ macro_id: v, page: undefined })} data={choices.macros} />
+        <Group px="lg" py="sm" gap="sm" align="flex-end" wrap="wrap" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+          <Select label="Status" placeholder="Any status" clearable w={130} value={status ?? null} onChange={(v) => setQuery({ status: v, page: undefined })} data={STATUSES.map((s) => ({ value: s, label: s }))} />
+          <Select label="Macro" placeholder="Any macro" clearable searchable w={160} value={macroId} onChange={(v) => setQuery({ macro_id: v, page: undefined })} data={choices.macros} />
           {choices.devices.length > 0 || deviceId === null ? (
-            <Select label="Device" placeholder="Any device" clearable searchable w={190} value={deviceId} onChange={(v) => setQuery({ device_id: v, page: undefined })} data={choices.devices} />
+            <Select label="Device" placeholder="Any device" clearable searchable w={160} value={deviceId} onChange={(v) => setQuery({ device_id: v, page: undefined })} data={choices.devices} />
           ) : (
             <TextInput label="Device id" w={120} value={deviceId ?? ''} onChange={(e) => setQuery({ device_id: e.currentTarget.value.replace(/\D/g, ''), page: undefined })} />
           )}
-          <TextInput type="datetime-local" label="Started from" w={210} value={since ? toLocalInput(since) : ''} onChange={(e) => setQuery({ since: fromLocalInput(e.currentTarget.value), page: undefined })} />
-          <TextInput type="datetime-local" label="Started until" w={210} value={until ? toLocalInput(until) : ''} onChange={(e) => setQuery({ until: fromLocalInput(e.currentTarget.value), page: undefined })} />
+          <TextInput type="datetime-local" step={1} label="Started from" w={200} value={since ? toLocalInput(since) : ''} onChange={(e) => setQuery({ since: fromLocalInput(e.currentTarget.value), page: undefined })} />
+          <TextInput type="datetime-local" step={1} label="Started until" w={200} value={until ? toLocalInput(until) : ''} onChange={(e) => setQuery({ until: fromLocalInput(e.currentTarget.value), page: undefined })} />
           {filtered && <Button variant="subtle" onClick={() => setQuery({ status: undefined, device_id: undefined, macro_id: undefined, since: undefined, until: undefined, page: undefined })}>Clear filters</Button>}
         </Group>
         {runs.loading && !runs.data ? (

@@ -32,6 +32,7 @@ export function DeliveryPage({ params }: { params: Record<string, string> }) {
 
 function Delivery({ id }: { id: number }) {
   const delivery = useAsync(() => unwrap(keyApi.GET('/api/webhooks/deliveries/{id}', { params: { path: { id } } })), [id]);
+  const endpoints = useAsync(() => unwrap(keyApi.GET('/api/webhooks')), []);
   const [requeued, setRequeued] = useState(false);
   const redeliver = useAction(async () => {
     await unwrap(keyApi.POST('/api/webhooks/deliveries/{id}/redeliver', { params: { path: { id } } }));
@@ -63,7 +64,11 @@ function Delivery({ id }: { id: number }) {
               <DataList.Item><DataList.ItemLabel>Delivered</DataList.ItemLabel><DataList.ItemValue>{d.delivered_at ? exactTime(d.delivered_at) : '—'}</DataList.ItemValue></DataList.Item>
               <DataList.Item><DataList.ItemLabel>Last answer</DataList.ItemLabel><DataList.ItemValue>{d.last_status_code ?? '—'}</DataList.ItemValue></DataList.Item>
               <DataList.Item><DataList.ItemLabel>Created</DataList.ItemLabel><DataList.ItemValue>{exactTime(d.created_at)}</DataList.ItemValue></DataList.Item>
-              <DataList.Item><DataList.ItemLabel>Endpoint</DataList.ItemLabel><DataList.ItemValue>{d.endpoint_id}</DataList.ItemValue></DataList.Item>
+              <DataList.Item><DataList.ItemLabel>Endpoint</DataList.ItemLabel><DataList.ItemValue>
+                <Anchor component={Link} to={`/webhooks?tab=deliveries&endpoint_id=${d.endpoint_id}`} size="sm" style={{ wordBreak: 'break-all' }}>
+                  {endpoints.data?.items.find((e) => e.id === d.endpoint_id)?.url ?? `Endpoint ${d.endpoint_id}`}
+                </Anchor>
+              </DataList.ItemValue></DataList.Item>
             </DataList>
             {d.last_error && <Text size="sm" c={TEXT.danger} mt="md">{d.last_error}</Text>}
           </Card>
