@@ -6,6 +6,13 @@ import { appendLogBatch } from '../../src/modules/run-logs/store.js';
 import { checkPage } from './harness.js';
 import { openFromNav, type World } from './world.js';
 
+/** `YYYY-MM-DDTHH:MM` in local time, as <input type="datetime-local"> takes it. */
+function localMinute(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
 async function choose(page: Page, label: string, option: string, scope = page.getByRole('dialog')): Promise<void> {
   await scope.getByRole('combobox', { name: label, exact: true }).click();
   await page.getByRole('option', { name: option }).click();
@@ -26,7 +33,7 @@ export async function groupsAndDevices(w: World): Promise<void> {
 
   await openFromNav(page, 'Devices');
   for (const [name, port, group] of [['Pixel 7', '5555', 'Office phones'], ['Galaxy S23', '5557', 'Office phones'], ['Emulator 34', '5559', null]] as const) {
-    await page.getByRole('button', { name: 'Local device' }).click();
+    await page.getByRole('button', { name: 'Local device', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
     await dialog.getByRole('textbox', { name: 'ADB port', exact: true }).fill(port);
@@ -34,7 +41,7 @@ export async function groupsAndDevices(w: World): Promise<void> {
     await dialog.getByRole('button', { name: 'Add device' }).click();
     await expect.poll(() => page.getByRole('row', { name: new RegExp(name) }).isVisible()).toBe(true);
   }
-  await page.getByRole('button', { name: 'Cloud device' }).click();
+  await page.getByRole('button', { name: 'Cloud device', exact: true }).click();
   await page.getByRole('dialog').getByRole('textbox', { name: 'Name', exact: true }).fill('Cloud phone 1');
   await choose(page, 'Group', 'Cloud fleet');
   await page.getByRole('dialog').getByRole('button', { name: 'Add device' }).click();
@@ -94,8 +101,8 @@ export async function runs(w: World): Promise<void> {
 
   // A failed run, reported by the page's session as the application would.
   const pixel = await w.t.db.kysely.selectFrom('devices').select('id').where('name', '=', 'Galaxy S23').executeTakeFirstOrThrow();
-  const started = new Date(Date.now() - 95_000).toISOString();
-  const ended = new Date(Date.now() - 12_000).toISOString();
+  const started = new Date(Date.now() - 600_000).toISOString();
+  const ended = new Date(Date.now() - 517_000).toISOString();
   const status = await page.evaluate(async (body) => (await fetch('/api/executions/report', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status,
     { execution_id: 'local-checkout-0002', status: 'failed', macro_id: w.macros.python, device_id: pixel.id, execution_type: 'python', started_at: started, ended_at: ended, exit_code: 2, error_message: 'Element "Pay now" not found after 30 s' });
   expect(status).toBe(200);
@@ -106,6 +113,16 @@ export async function runs(w: World): Promise<void> {
   await page.getByRole('option', { name: 'failed' }).click();
   await expect.poll(() => page.getByText('1–1 of 1 runs').isVisible()).toBe(true);
   expect(await page.getByRole('row', { name: /local-checkout-0002/ }).innerText()).toMatch(/failed[\s\S]*Galaxy S23[\s\S]*1 min 23 s[\s\S]*2/);
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await expect.poll(() => page.getByText('1–2 of 2 runs').isVisible()).toBe(true);
+  // The time filters (the inputs speak the browser's local time, to the minute).
+  await page.getByRole('textbox', { name: 'Started from', exact: true }).fill(localMinute(Date.now() - 120_000));
+  await expect.poll(() => page.getByText('1–1 of 1 runs').isVisible()).toBe(true);
+  expect(await page.getByRole('row', { name: /local-checkout-0001/ }).isVisible()).toBe(true);
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await page.getByRole('textbox', { name: 'Started until', exact: true }).fill(localMinute(Date.now() - 300_000));
+  await expect.poll(() => page.getByText('1–1 of 1 runs').isVisible()).toBe(true);
+  expect(await page.getByRole('row', { name: /local-checkout-0002/ }).isVisible()).toBe(true);
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await expect.poll(() => page.getByText('1–2 of 2 runs').isVisible()).toBe(true);
   await checkPage(page, 'runs');

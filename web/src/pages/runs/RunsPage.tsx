@@ -19,7 +19,7 @@ import { formatDuration } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
 import { ReportRunModal } from './ReportRunModal';
 import { type RunChoices, useRunChoices } from './run-choices';
-import { fromLocalInput, toLocalInput } from './time-input';
+import { endOfMinute, fromLocalInput, toLocalInput } from './time-input';
 
 const PAGE_SIZE = 25;
 const STATUSES = ['running', 'completed', 'failed', 'stopped'] as const;
@@ -81,8 +81,8 @@ function RunList({ choices }: { choices: RunChoices }) {
           ) : (
             <TextInput label="Device id" w={120} value={deviceId ?? ''} onChange={(e) => setQuery({ device_id: e.currentTarget.value.replace(/\D/g, ''), page: undefined })} />
           )}
-          <TextInput type="datetime-local" step={1} label="Started from" w={200} value={since ? toLocalInput(since) : ''} onChange={(e) => setQuery({ since: fromLocalInput(e.currentTarget.value), page: undefined })} />
-          <TextInput type="datetime-local" step={1} label="Started until" w={200} value={until ? toLocalInput(until) : ''} onChange={(e) => setQuery({ until: fromLocalInput(e.currentTarget.value), page: undefined })} />
+          <TextInput type="datetime-local" label="Started from" w={200} value={since ? toLocalInput(since, false) : ''} onChange={(e) => setQuery({ since: fromLocalInput(e.currentTarget.value), page: undefined })} />
+          <TextInput type="datetime-local" label="Started until" w={200} value={until ? toLocalInput(until, false) : ''} onChange={(e) => setQuery({ until: endOfMinute(e.currentTarget.value), page: undefined })} />
           {filtered && <Button variant="subtle" onClick={() => setQuery({ status: undefined, device_id: undefined, macro_id: undefined, since: undefined, until: undefined, page: undefined })}>Clear filters</Button>}
         </Group>
         {runs.loading && !runs.data ? (
