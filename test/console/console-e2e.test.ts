@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test, vi } from 'vitest';
 import { createTestApp } from '../helpers/app.js';
 import { makeTestCa, startReceiver, testWorker } from '../helpers/webhooks.js';
-import { apiKeys, account, keyboard, signedOutFirstLoad, signOutRevokesTabKey, signUp } from './flows-account.js';
+import { account, apiKeys, keyboard, pastedKeyAndRejection, signedOutFirstLoad, signOutRevokesTabKey, signUp } from './flows-account.js';
 import { groupsAndDevices, runs } from './flows-devices.js';
 import { proxies, webhooks } from './flows-integrations.js';
 import { code, macros, profiles } from './flows-macros.js';
@@ -68,14 +68,15 @@ describe.skipIf(skip !== null)(skip ? `web console end to end (skipped: ${skip})
   step('a new person signs up and lands on the overview with a 14-day trial', signUp, 30_000);
   step('the keyboard reaches the page and dialogs', keyboard, 30_000);
   step('API keys: created, shown once, copied, used with fetch, AI-client preset, revoked', apiKeys, 60_000);
-  step('macros: created, listed with paging and a filter, block program edited', macros, 90_000);
+  step('macros: created, listed with paging and a filter, block program edited, deleted', macros, 90_000);
   step('code pushed with svc code push shows as the macro code state', code, 60_000);
   step('settings profiles of a Python macro', profiles, 60_000);
-  step('groups and devices: created, changed, filtered', groupsAndDevices, 90_000);
+  step('groups and devices: created, changed, filtered, deleted', groupsAndDevices, 90_000);
   step('runs: a local run reported, its log tailed live, ended, the history filtered', runs, 90_000);
   step('webhooks: endpoint, test delivery received and read, redelivered, custom event', webhooks, 90_000);
   step('proxies: imported with per-line errors, checked, assigned, revealed, usage', proxies, 90_000);
   step('the overview and the plan page', account, 30_000);
   step('signing out ends the session and revokes the key the console made for the tab', signOutRevokesTabKey, 60_000);
+  step('a pasted key is checked, and a key revoked elsewhere is dropped with the reason', pastedKeyAndRejection, 60_000);
 });
 

@@ -116,7 +116,7 @@ export async function keyboard(w: World): Promise<void> {
 export async function account(w: World): Promise<void> {
   const { page } = w;
   await openFromNav(page, 'Overview');
-  await expect.poll(() => page.getByRole('main').getByRole('link', { name: /^Macros/ }).innerText()).toMatch(/^Macros\s+24\b/);
+  await expect.poll(() => page.getByRole('main').getByRole('link', { name: /^Macros/ }).innerText()).toMatch(/^Macros\s+23\b/);
   await checkPage(page, 'overview');
   await openFromNav(page, 'Plan and account');
   await expect.poll(() => page.getByText(w.user.email).first().isVisible()).toBe(true);
@@ -153,4 +153,28 @@ export async function signOutRevokesTabKey(w: World): Promise<void> {
   // A key the user brought is not the console's to revoke.
   const brought = await w.t.db.kysely.selectFrom('api_keys').select('revoked_at').where('name', '=', 'CI script').executeTakeFirstOrThrow();
   expect(brought.revoked_at).toBeNull();
+}
+
+export async function pastedKeyAndRejection(w: World): Promise<void> {
+  const { page } = w;
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(w.user.email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(w.user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${w.base}/`);
+  await openFromNav(page, 'Devices');
+  // A wrong key: the API's sentence, and nothing kept.
+  const paste = page.getByRole('textbox', { name: /Or use a key you already have/ });
+  await paste.fill('svc_0000');
+  await page.getByRole('button', { name: 'Use this key' }).click();
+  await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/key/i);
+  expect(await page.getByText('No key in this tab').isVisible()).toBe(true);
+  // The key the person brought works, until it is revoked elsewhere; then the tab drops it and says why.
+  await paste.fill(w.key);
+  await page.getByRole('button', { name: 'Use this key' }).click();
+  await expect.poll(() => page.getByRole('row', { name: /Pixel 7/ }).isVisible()).toBe(true);
+  const { id } = await w.t.db.kysely.selectFrom('api_keys').select('id').where('name', '=', 'CI script').executeTakeFirstOrThrow();
+  expect(await page.evaluate(async (keyId) => (await fetch(`/api/api-keys/${keyId}`, { method: 'DELETE' })).status, id)).toBe(200);
+  await openFromNav(page, 'Groups');
+  await expect.poll(() => page.getByText('The key this tab used stopped working', { exact: false }).isVisible()).toBe(true);
+  expect(await page.getByText('No key in this tab').isVisible()).toBe(true);
 }

@@ -66,9 +66,28 @@ export async function groupsAndDevices(w: World): Promise<void> {
   await page.getByRole('main').getByRole('combobox', { name: 'Group', exact: true }).click();
   await page.getByRole('option', { name: 'Office phones' }).click(); // choosing it again clears it
   await expect.poll(() => page.getByText('1–4 of 4 devices').isVisible()).toBe(true);
+  await page.getByRole('button', { name: 'Local device', exact: true }).click();
+  await page.getByRole('dialog').getByRole('textbox', { name: 'Name', exact: true }).fill('Old tablet');
+  await page.getByRole('dialog').getByRole('textbox', { name: 'ADB port', exact: true }).fill('5561');
+  await page.getByRole('dialog').getByRole('button', { name: 'Add device' }).click();
+  await expect.poll(() => page.getByText('1–5 of 5 devices').isVisible()).toBe(true);
+  await page.getByRole('button', { name: 'Delete Old tablet' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete device' }).click();
+  await expect.poll(() => page.getByText('1–4 of 4 devices').isVisible()).toBe(true);
   await checkPage(page, 'devices');
+
   await openFromNav(page, 'Groups');
   await expect.poll(() => page.getByRole('row', { name: /Office phones/ }).innerText()).toMatch(/Local \(byod\)[\s\S]*2/);
+  await page.getByRole('button', { name: 'Edit Cloud fleet' }).click();
+  await page.getByRole('dialog').getByRole('textbox', { name: 'Description', exact: true }).fill('Shop checkout runs, Frankfurt');
+  await page.getByRole('dialog').getByRole('button', { name: 'Save group' }).click();
+  await expect.poll(() => page.getByRole('row', { name: /Cloud fleet/ }).innerText()).toMatch(/Frankfurt/);
+  await page.getByRole('button', { name: 'New group' }).first().click();
+  await page.getByRole('dialog').getByRole('textbox', { name: 'Name', exact: true }).fill('Temporary');
+  await page.getByRole('dialog').getByRole('button', { name: 'Create group' }).click();
+  await page.getByRole('button', { name: 'Delete Temporary' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete group' }).click();
+  await expect.poll(() => page.getByText('1–2 of 2 groups').isVisible()).toBe(true);
   await checkPage(page, 'groups');
 }
 

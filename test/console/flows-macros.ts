@@ -67,8 +67,14 @@ export async function macros(w: World): Promise<void> {
   await page.getByRole('textbox', { name: 'Filter by name' }).fill('flow');
   await expect.poll(() => page.getByText('1–1 of 1 macros').isVisible()).toBe(true);
   expect(new URL(page.url()).search).toBe('?name=flow');
-  await page.getByRole('textbox', { name: 'Filter by name' }).fill('');
-  await expect.poll(() => page.getByText('1–20 of 24 macros').isVisible()).toBe(true);
+  // Deleting asks first, and the list knows.
+  await page.getByRole('textbox', { name: 'Filter by name' }).fill('Batch job 22');
+  await page.getByRole('link', { name: 'Batch job 22' }).click();
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete macro' }).click();
+  await page.waitForURL(/\/macros$/);
+  await expect.poll(() => page.getByText('1–20 of 23 macros').isVisible()).toBe(true);
+  expect(await w.t.db.kysely.selectFrom('macros').select('id').where('name', '=', 'Batch job 22').execute()).toEqual([]);
   await checkPage(page, 'macros');
 }
 

@@ -16,10 +16,26 @@ export function setKeyForRequests(key: string | null): void {
   currentKey = key;
 }
 
+const rejectionListeners = new Set<(message: string) => void>();
+
+/** Told when the service refuses the tab's key (revoked, expired): the key is dropped. */
+export function onKeyRejected(listener: (message: string) => void): () => void {
+  rejectionListeners.add(listener);
+  return () => rejectionListeners.delete(listener);
+}
+
 const addKey: Middleware = {
   onRequest({ request }) {
-    if (currentKey) request.headers.set('X-API-KEY', currentKey);
+    // A request that names its own key (checking a pasted one) keeps it.
+    if (currentKey && !request.headers.has('X-API-KEY')) request.headers.set('X-API-KEY', currentKey);
     return request;
+  },
+  async onResponse({ request, response }) {
+    if (response.status === 401 && request.headers.get('X-API-KEY') === currentKey && currentKey !== null) {
+      const body = (await response.clone().json().catch(() => null)) as { message?: string } | null;
+      for (const listener of rejectionListeners) listener(body?.message ?? 'The service refused the key.');
+    }
+    return response;
   },
 };
 

@@ -41,6 +41,9 @@ export function KeyChooser({ need, routes }: { need: KeyNeed; routes: string[] }
               <span key={r}>{i > 0 && ', '}<Code>{r}</Code></span>
             ))}), which need {describeNeed(need)}. Your sign-in session cannot call them.
           </Text>
+          {consoleKey.rejected && !current && (
+            <Text size="sm" c={TEXT.warning} role="status">The key this tab used stopped working: {consoleKey.rejected}</Text>
+          )}
           {current && (
             <Text size="sm" c={TEXT.warning}>
               The key this tab uses ({current.whoami.api_key.prefix}…, scopes: {current.whoami.api_key.scopes.join(', ')}) does not cover it.

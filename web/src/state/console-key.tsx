@@ -3,7 +3,7 @@
 // memory only — never in localStorage, sessionStorage or a cookie — so closing or reloading
 // the tab forgets it. A key the console created for the tab is revoked at sign-out.
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { api, keyApi, setKeyForRequests } from '../api/client';
+import { api, keyApi, onKeyRejected, setKeyForRequests } from '../api/client';
 import { unwrap } from '../api/errors';
 import type { Scope, WhoAmI } from '../api/types';
 
@@ -19,6 +19,8 @@ export type KeyNeed = Scope | 'full';
 
 export interface ConsoleKeyState {
   current: ConsoleKey | null;
+  /** Why the last key stopped working, when the service refused it. */
+  rejected: string | null;
   /** Checks the key with GET /api/whoami and keeps it for this tab. */
   adopt(key: string): Promise<void>;
   /** Creates a full-access key named for this tab (30 days) and keeps it. */
@@ -40,19 +42,26 @@ export function keyCovers(key: ConsoleKey | null, need: KeyNeed): boolean {
 
 export function ConsoleKeyProvider({ children }: { children: ReactNode }) {
   const [current, setCurrent] = useState<ConsoleKey | null>(null);
+  const [rejected, setRejected] = useState<string | null>(null);
 
   useEffect(() => setKeyForRequests(current?.key ?? null), [current]);
+  useEffect(
+    () =>
+      onKeyRejected((message) => {
+        setKeyForRequests(null);
+        setCurrent(null);
+        setRejected(message);
+      }),
+    [],
+  );
 
   const remember = useCallback(async (key: string, createdHere: boolean) => {
+    // Checked with its own header: a wrong key leaves the tab's current key alone.
+    const whoami = await unwrap(keyApi.GET('/api/whoami', { headers: { 'X-API-KEY': key } }));
     setKeyForRequests(key);
-    try {
-      const whoami = await unwrap(keyApi.GET('/api/whoami'));
-      setCurrent({ key, whoami, createdHere });
-    } catch (error) {
-      setKeyForRequests(current?.key ?? null);
-      throw error;
-    }
-  }, [current]);
+    setCurrent({ key, whoami, createdHere });
+    setRejected(null);
+  }, []);
 
   const adopt = useCallback((key: string) => remember(key.trim(), false), [remember]);
 
@@ -74,7 +83,7 @@ export function ConsoleKeyProvider({ children }: { children: ReactNode }) {
 
   const covers = useCallback((need: KeyNeed) => keyCovers(current, need), [current]);
 
-  const value = useMemo(() => ({ current, adopt, createForTab, forget, release, covers }), [current, adopt, createForTab, forget, release, covers]);
+  const value = useMemo(() => ({ current, rejected, adopt, createForTab, forget, release, covers }), [current, rejected, adopt, createForTab, forget, release, covers]);
   return <ConsoleKeyContext.Provider value={value}>{children}</ConsoleKeyContext.Provider>;
 }
 

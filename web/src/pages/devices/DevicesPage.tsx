@@ -40,7 +40,7 @@ export function DevicesPage() {
   const lookups = useLookups(canList);
   const [adding, setAdding] = useState<DeviceKind | null>(null);
   const [version, setVersion] = useState(0);
-  const [added, setAdded] = useState<Device | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   return (
     <>
       <PageHeader
@@ -53,20 +53,20 @@ export function DevicesPage() {
           </>
         }
       />
-      {added && (
-        <Alert color="green" variant="light" mb="md" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setAdded(null)}>
-          Added “{added.name}” (device {added.id}{added.is_hosted ? ', a cloud device, stopped' : `, port ${added.port}`}).
+      {notice && (
+        <Alert color="green" variant="light" mb="md" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+          {notice}
         </Alert>
       )}
       <KeyGate need="devices:control" routes={['GET /api/emulator/devices', 'GET /api/emulator/groups']}>
-        <DeviceList lookups={lookups} version={version} onAdd={setAdding} />
+        <DeviceList lookups={lookups} version={version} onAdd={setAdding} onNotice={setNotice} />
       </KeyGate>
-      <AddDeviceModal kind={adding} groups={lookups.groups} canListGroups={canList} onClose={() => setAdding(null)} onCreated={(device) => { setAdded(device); setVersion((v) => v + 1); }} />
+      <AddDeviceModal kind={adding} groups={lookups.groups} canListGroups={canList} onClose={() => setAdding(null)} onCreated={(device) => { setNotice(`Added “${device.name}” (device ${device.id}${device.is_hosted ? ', a cloud device, stopped' : `, port ${device.port}`}).`); setVersion((v) => v + 1); }} />
     </>
   );
 }
 
-function DeviceList({ lookups, version, onAdd }: { lookups: Lookups; version: number; onAdd: (kind: DeviceKind) => void }) {
+function DeviceList({ lookups, version, onAdd, onNotice }: { lookups: Lookups; version: number; onAdd: (kind: DeviceKind) => void; onNotice: (text: string) => void }) {
   const { query } = useLocation();
   const page = pageFrom(query);
   const name = query.get('name') ?? '';
@@ -90,6 +90,7 @@ function DeviceList({ lookups, version, onAdd }: { lookups: Lookups; version: nu
   const rows = devices.data?.rows ?? [];
   const remove = async (device: Device) => {
     await unwrap(api.DELETE('/api/emulator/devices/{id}', { params: { path: { id: device.id } } }));
+    onNotice(`Deleted “${device.name}”; its run history stays.`);
     devices.reload();
   };
   return (

@@ -40,7 +40,7 @@ export function KindLabel({ kind }: { kind: 'byod' | 'cloud' }) {
 export function GroupsPage() {
   const [editing, setEditing] = useState<DeviceGroup | 'new' | null>(null);
   const [version, setVersion] = useState(0);
-  const [saved, setSaved] = useState<DeviceGroup | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   return (
     <>
       <PageHeader
@@ -48,20 +48,20 @@ export function GroupsPage() {
         description="Groups collect devices of one kind, on your machine or in the cloud. Webhooks can be scoped to groups."
         actions={<Button leftSection={<PlusIcon size={16} />} onClick={() => setEditing('new')}>New group</Button>}
       />
-      {saved && (
-        <Alert color="green" variant="light" mb="md" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setSaved(null)}>
-          Saved group “{saved.name}” (group {saved.id}).
+      {notice && (
+        <Alert color="green" variant="light" mb="md" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+          {notice}
         </Alert>
       )}
       <KeyGate need="devices:control" routes={['GET /api/emulator/groups']}>
-        <GroupList version={version} onEdit={setEditing} />
+        <GroupList version={version} onEdit={setEditing} onNotice={setNotice} />
       </KeyGate>
-      <GroupModal group={editing === 'new' ? null : editing} opened={editing !== null} onClose={() => setEditing(null)} onSaved={(group) => { setSaved(group); setVersion((v) => v + 1); }} />
+      <GroupModal group={editing === 'new' ? null : editing} opened={editing !== null} onClose={() => setEditing(null)} onSaved={(group) => { setNotice(`Saved group “${group.name}” (group ${group.id}).`); setVersion((v) => v + 1); }} />
     </>
   );
 }
 
-function GroupList({ version, onEdit }: { version: number; onEdit: (group: DeviceGroup | 'new') => void }) {
+function GroupList({ version, onEdit, onNotice }: { version: number; onEdit: (group: DeviceGroup | 'new') => void; onNotice: (text: string) => void }) {
   const { query } = useLocation();
   const page = pageFrom(query);
   const name = query.get('name') ?? '';
@@ -78,6 +78,7 @@ function GroupList({ version, onEdit }: { version: number; onEdit: (group: Devic
   const rows = groups.data?.rows ?? [];
   const remove = async (group: DeviceGroup) => {
     await unwrap(api.DELETE('/api/emulator/groups/{id}', { params: { path: { id: group.id } } }));
+    onNotice(`Deleted group “${group.name}”; its devices stay, with no group.`);
     groups.reload();
   };
   return (
