@@ -11,7 +11,7 @@ const ROOT = { file: { path: 'src/*.ts' } };
 const layer = (from, forbidden, message) => ({ from: { element: { type: from } }, disallow: { to: forbidden }, message });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'web/src/api/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -84,5 +84,23 @@ export default tseslint.config(
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  // The web console (web/src) runs in the browser: browser globals, no Node ones. Its build
+  // files (web/vite.config.ts, web/build/) run in Node and keep the globals above.
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    languageOptions: {
+      globals: {
+        window: 'readonly', document: 'readonly', navigator: 'readonly', location: 'readonly', history: 'readonly', fetch: 'readonly',
+        Request: 'readonly', Response: 'readonly', Headers: 'readonly', URL: 'readonly', URLSearchParams: 'readonly', AbortController: 'readonly',
+        setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', console: 'readonly',
+        HTMLElement: 'readonly', HTMLInputElement: 'readonly', File: 'readonly', FileReader: 'readonly', Blob: 'readonly', Intl: 'readonly',
+        process: 'off', Buffer: 'off', NodeJS: 'off',
+      },
+    },
+    rules: {
+      'no-restricted-properties': ['error', { object: 'window', property: 'localStorage', message: 'The console keeps secrets in memory only.' }, { object: 'window', property: 'sessionStorage', message: 'The console keeps secrets in memory only.' }],
+      'no-restricted-globals': ['error', { name: 'localStorage', message: 'The console keeps secrets in memory only.' }, { name: 'sessionStorage', message: 'The console keeps secrets in memory only.' }],
+    },
   },
 );

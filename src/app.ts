@@ -13,6 +13,7 @@ import { installValidation } from './http/validation.js';
 import { sessionGuard } from './modules/accounts/index.js';
 import { adminGuard } from './modules/admin/index.js';
 import { ApiKeyGate } from './modules/api-keys/index.js';
+import { buildConsoleModule } from './modules/console/index.js';
 import { buildOpsModule } from './modules/ops/index.js';
 
 declare module 'fastify' {
@@ -94,7 +95,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   // Every module the same way: its routes, in one plugin. Their workers are started by
   // `serve` (main.ts), not here, so tests and `svc openapi` run none.
-  for (const module of [buildOpsModule({ config, db, clock, registry, redis }), ...allModules(modules)]) {
+  // The console's catch-all GET comes last, so every API route is matched first.
+  for (const module of [buildOpsModule({ config, db, clock, registry, redis }), ...allModules(modules), buildConsoleModule()]) {
     await app.register(module.routes);
   }
 

@@ -1,0 +1,45 @@
+// Short names for the generated schema types the pages use.
+import type { components, paths } from './schema';
+
+type Schemas = components['schemas'];
+export type User = Schemas['User'];
+export type Subscription = Schemas['Subscription'];
+export type ApiKey = Schemas['ApiKey'];
+export type Macro = Schemas['Macro'];
+export type Device = Schemas['Device'];
+export type DeviceGroup = Schemas['DeviceGroup'];
+export type Run = Schemas['Run'];
+export type Profile = Schemas['MacroSettingProfile'];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type Proxy = Schemas['Proxy'];
+export type ProxyAssignment = Schemas['ProxyAssignment'];
+export type CodeSnapshotWarning = Schemas['CodeSnapshotWarning'];
+
+type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+export type ResponseOf<P extends keyof paths, M extends keyof paths[P], S extends number = 200> = paths[P][M] extends {
+  responses: infer R;
+}
+  ? S extends keyof R
+    ? Json<R[S]>
+    : never
+  : never;
+
+export type Scope = ApiKey['scopes'][number];
+export type ExpiresIn = NonNullable<paths['/api/api-keys']['post']['requestBody']>['content']['application/json']['expires_in'];
+export type WhoAmI = ResponseOf<'/api/whoami', 'get'>;
+export type CodeState = ResponseOf<'/api/macros/{id}/code-state', 'get'>;
+export type DeliveryDetail = ResponseOf<'/api/webhooks/deliveries/{id}', 'get'>;
+export type ProxyUsage = ResponseOf<'/api/proxy/usage', 'get'>;
+export type ConnectionInfo = ResponseOf<'/api/proxy/assignments/{id}/connection-info', 'get'>;
+export type ImportResult = ResponseOf<'/api/proxy/import', 'post'>;
+export type RunLog = ResponseOf<'/api/executions/{execution_id}/logs', 'get'>;
+
+/** The paged-list shape of service-api.md. */
+export interface Paged<T> {
+  page: number;
+  page_size: number;
+  total_rows: number;
+  total_pages: number;
+  rows: T[];
+}

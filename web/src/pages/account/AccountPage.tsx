@@ -1,0 +1,60 @@
+// The signed-in person and their plan. Plans are set by the operator (payment collection is
+// outside this service), so this page explains the state rather than offering checkout.
+import { Button, Card, DataList, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { navigate } from '../../app/router';
+import { PageHeader } from '../../components/PageHeader';
+import { exactTime } from '../../components/Time';
+import { useSession, useUser } from '../../state/session';
+import { PlanCard } from './PlanCard';
+
+export function AccountPage() {
+  const user = useUser();
+  const { subscription, signOut } = useSession();
+  const [leaving, setLeaving] = useState(false);
+  const leave = async () => {
+    setLeaving(true);
+    try {
+      await signOut();
+      navigate('/signin', { replace: true });
+    } finally {
+      setLeaving(false);
+    }
+  };
+  return (
+    <>
+      <PageHeader title="Plan and account" description="Your sign-in details and the plan that lets your API keys call the service." />
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        {subscription && <PlanCard subscription={subscription} />}
+        <Card>
+          <Title order={2} fz="md" mb="sm">Account</Title>
+          <DataList labelWidth={120}>
+            <DataList.Item><DataList.ItemLabel>Name</DataList.ItemLabel><DataList.ItemValue>{user.name ?? '—'}</DataList.ItemValue></DataList.Item>
+            <DataList.Item><DataList.ItemLabel>Email</DataList.ItemLabel><DataList.ItemValue>{user.email}</DataList.ItemValue></DataList.Item>
+            <DataList.Item><DataList.ItemLabel>User id</DataList.ItemLabel><DataList.ItemValue>{user.id}</DataList.ItemValue></DataList.Item>
+            <DataList.Item><DataList.ItemLabel>Member since</DataList.ItemLabel><DataList.ItemValue>{exactTime(user.created_at)}</DataList.ItemValue></DataList.Item>
+          </DataList>
+        </Card>
+        {subscription && (
+          <Card>
+            <Title order={2} fz="md" mb="sm">Subscription details</Title>
+            <DataList labelWidth={160}>
+              <DataList.Item><DataList.ItemLabel>Status</DataList.ItemLabel><DataList.ItemValue>{subscription.status}</DataList.ItemValue></DataList.Item>
+              <DataList.Item><DataList.ItemLabel>Plan</DataList.ItemLabel><DataList.ItemValue>{subscription.plan ?? '—'}</DataList.ItemValue></DataList.Item>
+              <DataList.Item><DataList.ItemLabel>Trial ends</DataList.ItemLabel><DataList.ItemValue>{subscription.trial_ends_at ? exactTime(subscription.trial_ends_at) : '—'}</DataList.ItemValue></DataList.Item>
+              <DataList.Item><DataList.ItemLabel>Current period ends</DataList.ItemLabel><DataList.ItemValue>{subscription.current_period_end ? exactTime(subscription.current_period_end) : '—'}</DataList.ItemValue></DataList.Item>
+            </DataList>
+            <Text size="sm" c="dimmed" mt="md">Plans are set by the operator of this service; there is no checkout here.</Text>
+          </Card>
+        )}
+        <Card>
+          <Title order={2} fz="md" mb="xs">Sign out</Title>
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm" c="dimmed">Ends this session at once. A key the console created for this tab is revoked too; your other API keys keep working.</Text>
+            <Button color="red" variant="light" loading={leaving} onClick={() => void leave()}>Sign out</Button>
+          </Stack>
+        </Card>
+      </SimpleGrid>
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+// Names for the ids in device rows and choices for the forms: the user's groups (a key
+// route, devices:control) and macros (a session route), the first 200 of each.
+import { api, keyApi } from '../../api/client';
+import { unwrap } from '../../api/errors';
+import type { DeviceGroup, Macro } from '../../api/types';
+import { useAsync } from '../../lib/use-async';
+
+export interface Lookups {
+  groups: DeviceGroup[];
+  macros: Macro[];
+  groupName(id: number | undefined): string | undefined;
+  macroName(id: number | undefined): string | undefined;
+}
+
+export async function loadGroups(): Promise<DeviceGroup[]> {
+  return (await unwrap(keyApi.GET('/api/emulator/groups', { params: { query: { page_size: 200, sort: 'name' } } }))).rows;
+}
+
+export async function loadMacros(): Promise<Macro[]> {
+  return (await unwrap(api.GET('/api/macros', { params: { query: { page_size: 200 } } }))).rows;
+}
+
+export function useLookups(canListGroups: boolean): Lookups & { reload(): void } {
+  const groups = useAsync(() => (canListGroups ? loadGroups() : Promise.resolve([])), [canListGroups]);
+  const macros = useAsync(loadMacros, []);
+  const g = groups.data ?? [];
+  const m = macros.data ?? [];
+  return {
+    groups: g,
+    macros: m,
+    groupName: (id) => (id === undefined ? undefined : (g.find((x) => x.id === id)?.name ?? `Group ${id}`)),
+    macroName: (id) => (id === undefined ? undefined : (m.find((x) => x.id === id)?.name ?? `Macro ${id}`)),
+    reload: () => {
+      groups.reload();
+      macros.reload();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// A Python macro's code snapshot. Reading it is a key route (macros:run), so it needs the
+// console key; pushing code happens on the user's machine with `svc code push`.
+import { Card, Code, DataList, Stack, Text, Title } from '@mantine/core';
+import { keyApi } from '../../api/client';
+import { ApiError, unwrap } from '../../api/errors';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { KeyGate } from '../../components/KeyGate';
+import { Loading } from '../../components/Loading';
+import { exactTime } from '../../components/Time';
+import { formatBytes } from '../../lib/format';
+import { useAsync } from '../../lib/use-async';
+
+export function CodeStatePanel({ macroId }: { macroId: number }) {
+  return (
+    <Stack gap="lg">
+      <KeyGate need="macros:run" routes={['GET /api/macros/{id}/code-state']}>
+        <CodeState macroId={macroId} />
+      </KeyGate>
+      <PushHowTo macroId={macroId} />
+    </Stack>
+  );
+}
+
+function CodeState({ macroId }: { macroId: number }) {
+  const state = useAsync(() => unwrap(keyApi.GET('/api/macros/{id}/code-state', { params: { path: { id: macroId } } })), [macroId]);
+  if (state.loading && !state.data) return <Loading label="Reading the code snapshot…" />;
+  if (state.error instanceof ApiError && state.error.code === 'code_not_synced') {
+    return (
+      <Card>
+        <Title order={2} fz="md" mb={4}>No code yet</Title>
+        <Text size="sm" c="dimmed">{state.error.message} Push it from your machine as shown below.</Text>
+      </Card>
+    );
+  }
+  if (state.error) return <ErrorAlert error={state.error} title="Could not read the code state" />;
+  const s = state.data;
+  if (!s) return null;
+  return (
+    <Card>
+      <Title order={2} fz="md" mb="sm">Current code snapshot</Title>
+      <DataList labelWidth={140}>
+        <DataList.Item><DataList.ItemLabel>Entry file</DataList.ItemLabel><DataList.ItemValue><Code>{s.entry_path}</Code></DataList.ItemValue></DataList.Item>
+        <DataList.Item><DataList.ItemLabel>Files</DataList.ItemLabel><DataList.ItemValue>{s.file_count}</DataList.ItemValue></DataList.Item>
+        <DataList.Item><DataList.ItemLabel>Size</DataList.ItemLabel><DataList.ItemValue>{formatBytes(s.size_bytes)}</DataList.ItemValue></DataList.Item>
+        <DataList.Item><DataList.ItemLabel>Pushed</DataList.ItemLabel><DataList.ItemValue>{exactTime(s.created_at)}</DataList.ItemValue></DataList.Item>
+        <DataList.Item><DataList.ItemLabel>Worktree hash</DataList.ItemLabel><DataList.ItemValue><Text className="mono" style={{ wordBreak: 'break-all' }}>{s.worktree_hash}</Text></DataList.ItemValue></DataList.Item>
+      </DataList>
+    </Card>
+  );
+}
+
+function PushHowTo({ macroId }: { macroId: number }) {
+  return (
+    <Card>
+      <Title order={2} fz="md" mb={4}>Push code from your machine</Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        The service takes code as a snapshot of a folder. From the project folder, with a key that has the macros:run scope:
+      </Text>
+      <Code block>{`export SVC_API_KEY=svc_…   # a key with macros:run\nexport SVC_BASE_URL=${window.location.origin}\nnpm run svc -- code push ./my-macro --macro ${macroId}`}</Code>
+      <Text size="sm" c="dimmed" mt="sm">
+        The entry file is src/app.py, else any main.py, else the first .py file (choose one with --entry). Pushing the same tree again changes nothing.
+      </Text>
+    </Card>
+  );
+}

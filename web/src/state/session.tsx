@@ -1,0 +1,76 @@
+// Who is signed in. The session itself is the HttpOnly cookie that sign-up and sign-in set;
+// the console only asks /api/auth/me who that is, and signs out through the API.
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { api } from '../api/client';
+import { ApiError, unwrap } from '../api/errors';
+import type { Subscription, User } from '../api/types';
+
+export interface SessionState {
+  /** undefined while the first check runs, null when signed out. */
+  user: User | null | undefined;
+  subscription: Subscription | null;
+  /** A failure of the first check other than "not signed in" (the service is down). */
+  bootError: unknown;
+  signedIn(user: User, subscription: Subscription): void;
+  refresh(): Promise<void>;
+  signOut(): Promise<void>;
+}
+
+const SessionContext = createContext<SessionState | null>(null);
+
+export function SessionProvider({ children, beforeSignOut }: { children: ReactNode; beforeSignOut: () => Promise<void> }) {
+  const [user, setUser] = useState<User | null | undefined>(undefined);
+  const [subscription, setSubscription] = useState<Subscription | null>(null);
+  const [bootError, setBootError] = useState<unknown>();
+
+  const refresh = useCallback(async () => {
+    try {
+      const me = await unwrap(api.GET('/api/auth/me'));
+      setUser(me.user);
+      setSubscription(me.subscription);
+      setBootError(undefined);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        setUser(null);
+        setSubscription(null);
+      } else {
+        setBootError(error);
+      }
+    }
+  }, []);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  const signedIn = useCallback((next: User, nextSubscription: Subscription) => {
+    setUser(next);
+    setSubscription(nextSubscription);
+  }, []);
+
+  const signOut = useCallback(async () => {
+    await beforeSignOut();
+    await unwrap(api.POST('/api/auth/logout'));
+    setUser(null);
+    setSubscription(null);
+  }, [beforeSignOut]);
+
+  const value = useMemo(
+    () => ({ user, subscription, bootError, signedIn, refresh, signOut }),
+    [user, subscription, bootError, signedIn, refresh, signOut],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionState {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error('useSession outside SessionProvider');
+  return value;
+}
+
+/** The signed-in user; only for pages behind the sign-in gate. */
+export function useUser(): User {
+  const { user } = useSession();
+  if (!user) throw new Error('useUser on a signed-out page');
+  return user;
+}
