@@ -10,7 +10,7 @@ import { installGuards } from './http/guards/install.js';
 import { installMetrics } from './http/metrics.js';
 import { installOpenApi } from './http/openapi.js';
 import { installValidation } from './http/validation.js';
-import { sessionGuard } from './modules/accounts/index.js';
+import { presentsSession, sessionGuard } from './modules/accounts/index.js';
 import { adminGuard } from './modules/admin/index.js';
 import { ApiKeyGate } from './modules/api-keys/index.js';
 import { buildConsoleModule } from './modules/console/index.js';
@@ -89,7 +89,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const limiter = limiterFactory(deps);
   const gate = new ApiKeyGate(resolver, limiter('key', config.rateLimitPerKey), limiter('account', config.rateLimitPerAccount), lastUsed, clock);
 
-  installGuards(app, { keyGate: gate, session: sessionGuard(db.kysely, clock), admin: adminGuard(config.adminToken) });
+  installGuards(app, { keyGate: gate, session: sessionGuard(db.kysely, clock), presentsSession, admin: adminGuard(config.adminToken) });
   const registry = installMetrics(app, !deps.logStream);
   await installOpenApi(app, config.baseUrl);
 

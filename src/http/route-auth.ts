@@ -4,8 +4,12 @@
 import type { Scope, ServiceContext } from '../core/context.js';
 
 export type RouteAuth =
-  /** A key route. `scope` null = any key; 'full' = full-access keys only. */
-  | { kind: 'apiKey'; scope: Scope | 'full' | null }
+  /**
+   * A key route. `scope` null = any key; 'full' = full-access keys only. The owner's own
+   * signed-in session is accepted too (it is the application, with full access) unless
+   * `keyOnly` says the route is about the key itself (`/api/whoami`).
+   */
+  | { kind: 'apiKey'; scope: Scope | 'full' | null; keyOnly?: boolean }
   | { kind: 'session' }
   | { kind: 'admin' }
   | { kind: 'public' };
@@ -22,7 +26,7 @@ declare module 'fastify' {
   }
 }
 
-export const keyRoute = (scope: Scope | null = null) => ({ auth: { kind: 'apiKey', scope } as RouteAuth });
+export const keyRoute = (scope: Scope | null = null, options: { keyOnly?: boolean } = {}) => ({ auth: { kind: 'apiKey', scope, ...options } as RouteAuth });
 export const fullAccessKeyRoute = () => ({ auth: { kind: 'apiKey', scope: 'full' } as RouteAuth });
 export const sessionRoute = () => ({ auth: { kind: 'session' } as RouteAuth });
 export const adminRoute = () => ({ auth: { kind: 'admin' } as RouteAuth });

@@ -19,6 +19,8 @@ export interface KeyGate {
 export interface GuardDeps {
   keyGate: KeyGate;
   session: RequestGuard;
+  /** Whether the request carries a session credential (a `sess_` bearer token or the cookie) and no key. */
+  presentsSession: (request: FastifyRequest) => boolean;
   admin: RequestGuard;
 }
 
@@ -46,13 +48,14 @@ function describe(route: RouteOptions, auth: RouteAuth): void {
   }
   switch (auth.kind) {
     case 'apiKey': {
-      schema.security = [{ apiKey: [] }];
+      schema.security = auth.keyOnly ? [{ apiKey: [] }] : [{ apiKey: [] }, { session: [] }];
       const scopes = auth.scope === null ? [] : auth.scope === 'full' ? ['(full access)'] : [auth.scope];
       schema['x-required-scopes'] = auth.scope === null || auth.scope === 'full' ? [] : [auth.scope];
       schema['x-full-access-only'] = auth.scope === 'full';
       const note =
         auth.scope === null ? 'Any valid API key.' : auth.scope === 'full' ? 'Full-access keys only (keys created with no scopes).' : `Required scope: \`${scopes[0]}\`.`;
-      schema.description = [schema.description, `**Auth:** API key (\`X-API-KEY\`). ${note}`].filter(Boolean).join('\n\n');
+      const session = auth.keyOnly ? '' : " The owner's signed-in session (the application) is accepted too, with full access.";
+      schema.description = [schema.description, `**Auth:** API key (\`X-API-KEY\`). ${note}${session}`].filter(Boolean).join('\n\n');
       break;
     }
     case 'session':
@@ -124,6 +127,10 @@ export function installGuards(app: FastifyInstance, deps: GuardDeps): void {
     if (!auth) return;
     switch (auth.kind) {
       case 'apiKey':
+        // The signed-in application reads and writes the same resources as its owner's keys
+        // (run history, webhooks, proxies…): a session is the owner with full access, outside
+        // the per-key limits and the key's subscription check (docs/decisions/0006).
+        if (!auth.keyOnly && deps.presentsSession(request)) return deps.session(request, reply);
         return deps.keyGate.check(request, reply, auth.scope);
       case 'session':
         return deps.session(request, reply);

@@ -2,4 +2,4 @@
 export { type AccountsModuleDeps, type AccountsServices, buildAccountsModule } from './module.js';
 export { User } from './schemas.js';
 export { type AccountService, normaliseEmail, presentUser } from './service.js';
-export { sessionGuard } from './session-guard.js';
+export { presentsSession, sessionGuard } from './session-guard.js';

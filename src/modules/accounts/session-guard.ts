@@ -17,6 +17,15 @@ function presentedSession(request: FastifyRequest): string | undefined {
   return cookies ? parse(cookies)[SESSION_COOKIE] : undefined;
 }
 
+/** A session credential and no key: the application calling a key route (http/guards/install.ts). */
+export function presentsSession(request: FastifyRequest): boolean {
+  if (request.headers['x-api-key'] !== undefined) return false;
+  const authorization = request.headers.authorization;
+  if (authorization !== undefined) return /^bearer\s+sess_/i.test(authorization);
+  const cookies = request.headers.cookie;
+  return cookies !== undefined && parse(cookies)[SESSION_COOKIE] !== undefined;
+}
+
 export function sessionGuard(db: Kysely<Database>, clock: Clock): RequestGuard {
   return async (request) => {
     const token = presentedSession(request);

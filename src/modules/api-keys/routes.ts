@@ -66,7 +66,7 @@ export function apiKeyRoutes(keys: ApiKeyService): FastifyPluginAsyncTypebox {
     app.get(
       '/api/whoami',
       {
-        config: keyRoute(),
+        config: keyRoute(null, { keyOnly: true }),
         schema: {
           operationId: 'getWhoAmI',
           description: 'Lets a script or AI client check the key it holds: the key (id, name, prefix, scopes, expiry) and the email of the account it acts for.',
