@@ -32,7 +32,7 @@ export function statusMeaning(status: number, route: RouteShape): string {
     case 402:
       return "Payment required (`subscription_required`): the key's owner has no active subscription or trial.";
     case 403:
-      return "Forbidden (`insufficient_scope`): the key's scopes do not cover this route; `details.required_scopes` lists what would.";
+      return "Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description.";
     case 404:
       return route.auth.kind === 'admin'
         ? 'Not found (`not_found`): no such resource, or the admin API is off (the server has no ADMIN_TOKEN).'
@@ -68,8 +68,8 @@ export function derivedStatuses(route: RouteShape): number[] {
   const takesBody = schema.body !== undefined || BODY_METHODS.has(route.method);
   if (hasParams) [400, 414, 422].forEach((s) => statuses.add(s));
   if (schema.querystring !== undefined) [400, 422].forEach((s) => statuses.add(s));
-  // Every body is checked before any schema sees it (depth, NUL, lone surrogates, numbers
-  // that are not finite): 422 even on a route that expects no body.
+  // Any body is checked before the route sees it (NUL, lone surrogates, non-finite numbers,
+  // nesting depth), so a route that expects none can still answer 422.
   if (takesBody) [400, 413, 415, 422].forEach((s) => statuses.add(s));
   switch (auth.kind) {
     case 'apiKey':
