@@ -79,7 +79,7 @@ async function serve(config: Config): Promise<void> {
   // On stderr, so stdout stays pure JSON log lines for log shippers.
   process.stderr.write(
     `\nAutomation service is running on ${engine}${redis ? ' with Redis' : ''}.\n` +
-      `  API:     ${base}/api\n  Docs:    ${base}/docs\n  Health:  ${base}/healthz\n\n`,
+      `  Console: ${base}/\n  API:     ${base}/api\n  Docs:    ${base}/docs\n  Health:  ${base}/healthz\n\n`,
   );
 }
 
