@@ -13,6 +13,7 @@ const Description = Type.String({ maxLength: 2000 });
 const Blocks = Type.Unsafe<Record<string, unknown> | unknown[]>({
   type: ['object', 'array'],
   items: {},
+  additionalProperties: {},
   description: 'The block program (block macros only): an object, or `[]` for an empty program.',
 });
 

@@ -2789,7 +2789,9 @@ export interface operations {
                     kind: "python" | "block";
                     description?: string;
                     /** @description The block program (block macros only): an object, or `[]` for an empty program. */
-                    blocks?: Record<string, never> | unknown[];
+                    blocks?: {
+                        [key: string]: unknown;
+                    } | unknown[];
                 };
             };
         };
@@ -3010,7 +3012,9 @@ export interface operations {
                     name?: string;
                     description?: string;
                     /** @description The block program (block macros only): an object, or `[]` for an empty program. */
-                    blocks?: Record<string, never> | unknown[];
+                    blocks?: {
+                        [key: string]: unknown;
+                    } | unknown[];
                 };
             };
         };
