@@ -74,7 +74,9 @@ describe('published description', () => {
       const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
       const op = doc.paths[path]?.[route.method.toLowerCase()];
       expect(op, `${route.method} ${path}`).toBeDefined();
-      const expected = { apiKey: [{ apiKey: [] }], session: [{ session: [] }], admin: [{ admin: [] }], public: [] }[route.auth.kind];
+      // Key routes take the owner's session too, except the key-only ones (decision 0006).
+      const keyRoute = route.auth.kind === 'apiKey' && route.auth.keyOnly ? [{ apiKey: [] }] : [{ apiKey: [] }, { session: [] }];
+      const expected = { apiKey: keyRoute, session: [{ session: [] }], admin: [{ admin: [] }], public: [] }[route.auth.kind];
       expect(op?.security, `${route.method} ${path}`).toEqual(expected);
       if (route.auth.kind === 'apiKey') {
         expect(op?.['x-required-scopes']).toEqual(typeof route.auth.scope === 'string' && route.auth.scope !== 'full' ? [route.auth.scope] : []);
