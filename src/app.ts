@@ -44,6 +44,7 @@ import { adminProxyRoutes } from './modules/proxies/admin-routes.js';
 import { buildProxyModule } from './modules/proxies/module.js';
 import { proxyRoutes } from './modules/proxies/routes.js';
 import { ProfileService } from './modules/profiles/service.js';
+import { buildRunsModule } from './modules/runs/index.js';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -150,8 +151,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const proxyModule = buildProxyModule({ config, db, clock, geolocator: deps.geolocator });
   await app.register(proxyRoutes(proxyModule));
   await app.register(adminProxyRoutes(proxyModule.proxies));
+  const runs = buildRunsModule({ config, db, clock });
+  await app.register(runs.routes);
 
   app.addHook('onClose', async () => {
+    await runs.close();
     resolver.stop();
     await lastUsed.flush();
   });
