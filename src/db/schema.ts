@@ -351,8 +351,8 @@ export interface CloudRunsTable {
   macro_kind: 'python' | 'block';
   state: CloudRunState;
   state_message: string | null;
-  /** JSON object: the run's own `args`, laid over the profile's; null when none were given. */
-  args: string | null;
+  /** JSON object: the run's arguments as resolved at creation (the profile's, with the run's own laid over them). */
+  args: string;
   entry_path: string | null;
   /** SHA-256 hex of exactly what runs: the zip, or the block program's canonical JSON. */
   bundle_sha: string;

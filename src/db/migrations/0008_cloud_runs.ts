@@ -19,8 +19,9 @@ export function cloudRuns(dialect: DialectName): Migration {
         .addColumn('macro_kind', 'text', (c) => c.notNull())
         .addColumn('state', 'text', (c) => c.notNull())
         .addColumn('state_message', 'text')
-        // The run's own `args` (JSON object) laid over the profile's; null when none were given.
-        .addColumn('args', 'text')
+        // The run's arguments (JSON object), resolved when it was created: the profile's values
+        // with the run's own `args` laid over them, pinned like the code.
+        .addColumn('args', 'text', (c) => c.notNull())
         // Python runs: the entry file of the pinned snapshot.
         .addColumn('entry_path', 'text')
         // SHA-256 hex of the pinned bundle (the zip, or the program's canonical JSON).

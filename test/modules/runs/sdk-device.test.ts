@@ -65,14 +65,15 @@ print("args:", d.args())
 d.log("walk: done")
 `;
 
-async function startRun(macro: string, args: Record<string, unknown> = {}) {
+async function startRun(macro: string, args: Record<string, unknown> = {}, extra: { proxyUrl?: string; onLine?: (line: string) => void } = {}) {
   const device = await bootedCloudDevice(t.app, t.db, user);
   const run = await insertCloudRun(t.db.kysely, { userId: user.id, deviceId: device.id, macroId: 1 });
   await insertHistoryRecord(t.db.kysely, user.id, run.execution_id, 'python', device.id);
   const token = await issueRunToken(t.db.kysely, run.id, Date.now());
-  const logs = new LogShipper(await runLogStoreSink(t.db, t.clock, { userId: user.id, executionId: run.execution_id }));
+  const store = await runLogStoreSink(t.db, t.clock, { userId: user.id, executionId: run.execution_id });
+  const logs = new LogShipper({ append: async (lines) => (lines.forEach((line) => extra.onLine?.(line)), store.append(lines)) }, { intervalMs: 10 });
   const outcome = await runPython(runnerSettings(), {
-    executionId: run.execution_id, zip: zipOf({ 'main.py': macro }), entryPath: 'main.py', args, deviceUrl: `${baseUrl}/api/runs/devices/${device.id}`, token, logs,
+    executionId: run.execution_id, zip: zipOf({ 'main.py': macro }), entryPath: 'main.py', args, deviceUrl: `${baseUrl}/api/runs/devices/${device.id}`, token, logs, proxyUrl: extra.proxyUrl,
   });
   await logs.close();
   return { outcome, device, run };
@@ -113,6 +114,36 @@ describe('svc_device, walking the Corner Shop', () => {
     const event = await t.db.kysely.selectFrom('events').select(['type', 'device_id', 'payload']).where('user_id', '=', user.id).where('type', '=', 'custom.order_placed').executeTakeFirstOrThrow();
     expect(event.device_id).toBe(device.id);
     expect(JSON.parse(event.payload).data).toEqual({ device_id: device.id, group_id: null, execution_id: run.execution_id, data: { name: 'Ada', total: 9.5 } });
+  });
+
+  test('one kept-alive connection serves a run; a connection the server closed while idle is replaced without losing the call', async () => {
+    let connections = 0;
+    const count = () => (connections += 1);
+    t.app.server.on('connection', count);
+    const macro = 'import svc_device as d, time\nfor _ in range(10):\n    d.current_app()\nprint("first", flush=True)\ntime.sleep(0.8)\nprint(d.current_app())';
+    try {
+      const { outcome } = await startRun(macro, {}, { onLine: (line) => line === 'first' && setTimeout(() => t.app.server.closeIdleConnections(), 100) });
+      expect(outcome).toMatchObject({ state: 'finished', exitCode: 0 });
+    } finally {
+      t.app.server.off('connection', count);
+    }
+    expect(connections).toBe(2);
+  });
+
+  test('with a proxy the macro’s own traffic goes through it, but svc_device reaches the service directly', async () => {
+    const macro = [
+      'import os, urllib.request, svc_device as d',
+      'print(os.environ["HTTP_PROXY"], d.current_app())',
+      'try:',
+      '    urllib.request.urlopen("http://example.invalid/", timeout=5)',
+      'except OSError as error:',
+      '    print("own traffic:", "refused" if "refused" in str(error).lower() else error)',
+    ].join('\n');
+    const lines: string[] = [];
+    const { outcome } = await startRun(macro, {}, { proxyUrl: 'http://127.0.0.1:9', onLine: (line) => lines.push(line) });
+    expect(outcome.state).toBe('finished');
+    // The proxy (nothing listens on port 9) refuses, so the macro's request went to it.
+    expect(lines).toEqual(['http://127.0.0.1:9 com.android.launcher3', 'own traffic: refused']);
   });
 
   test('outside a run, svc_device says so', async () => {

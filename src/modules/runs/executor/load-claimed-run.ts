@@ -1,11 +1,10 @@
-// Gathers what executeRun needs for one claimed run: the run row, its pinned bundle, its
-// arguments (resolved now, from the profile the device follows), the device's driver (and,
-// on `adb`, its serial and ADB server) and the log sink under its history record.
+// Gathers what executeRun needs for one claimed run: the run row with its arguments and its
+// pinned bundle (both fixed when the run was created), the device's driver (and, on `adb`,
+// its serial and ADB server) and the log sink under its history record.
 import type { Db } from '../../../db/database.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { DeviceHost } from '../../devices/hosts/index.js';
 import type { RunArgs } from '../arguments/merge.js';
-import { resolveRunArgs } from '../arguments/profile-args.js';
 import { runLogStoreSink } from '../logs/log-sink.js';
 import type { AdbTarget } from '../runner/environment.js';
 import { loadRunBundle } from './bundle.js';
@@ -35,8 +34,7 @@ export async function loadClaimedRun(
   if (!run) throw new Error(`no cloud run ${runId}`);
   const bundle = await loadRunBundle(db.kysely, runId);
   if (!bundle) throw new Error(`cloud run ${runId} has no pinned bundle`);
-  const overrides = run.args === null ? undefined : (JSON.parse(run.args) as RunArgs);
-  const args = await resolveRunArgs(db.kysely, { userId: run.user_id, deviceId: run.device_id, macroId: run.macro_id }, overrides);
+  const args = JSON.parse(run.args) as RunArgs;
   const driver = await host.driver(run.device_id);
   const placement = host.kind === 'adb' ? await host.placement(run.device_id) : null;
   const adb = placement?.slot ? adbTargetOf(placement.slot) : undefined;

@@ -3,6 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { CloudRunState, Database } from '../../../../src/db/schema.js';
+import { resolveRunArgs } from '../../../../src/modules/runs/arguments/profile-args.js';
+import { bundleForMacro, pinRunBundle } from '../../../../src/modules/runs/executor/bundle.js';
 
 export const newExecutionId = () => `cr_${randomBytes(12).toString('hex')}`;
 
@@ -26,7 +28,7 @@ export interface CloudRunFields {
   macroKind?: 'python' | 'block';
   state?: CloudRunState;
   executionId?: string;
-  args?: Record<string, unknown> | null;
+  args?: Record<string, unknown>;
   entryPath?: string | null;
   bundleSha?: string;
 }
@@ -37,9 +39,33 @@ export async function insertCloudRun(db: Kysely<Database>, fields: CloudRunField
     .insertInto('cloud_runs')
     .values({
       user_id: fields.userId, execution_id: fields.executionId ?? newExecutionId(), device_id: fields.deviceId, macro_id: fields.macroId, macro_kind: fields.macroKind ?? 'python',
-      state: fields.state ?? 'running', state_message: null, args: fields.args ? JSON.stringify(fields.args) : null, entry_path: fields.entryPath ?? 'main.py',
+      state: fields.state ?? 'running', state_message: null, args: JSON.stringify(fields.args ?? {}), entry_path: fields.entryPath ?? 'main.py',
       bundle_sha: fields.bundleSha ?? '0'.repeat(64), code_ref: null, token_hash: null, started_at: now, finished_at: null, locked_until: null, locked_by: null, created_at: now, updated_at: now,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * A launching cloud run of the caller's macro with its bundle pinned and its history record,
+ * in one transaction, as the run route will create it.
+ */
+export async function createPinnedRun(db: Kysely<Database>, fields: { userId: number; deviceId: number; macroId: number; args?: Record<string, unknown> }) {
+  const bundle = await bundleForMacro(db, fields.userId, fields.macroId);
+  const args = bundle.kind === 'python' ? await resolveRunArgs(db, fields, fields.args) : {};
+  return db.transaction().execute(async (trx) => {
+    const now = Date.now();
+    const run = await trx
+      .insertInto('cloud_runs')
+      .values({
+        user_id: fields.userId, execution_id: newExecutionId(), device_id: fields.deviceId, macro_id: fields.macroId, macro_kind: bundle.kind, state: 'launching', state_message: null,
+        args: JSON.stringify(args), entry_path: bundle.entryPath, bundle_sha: bundle.bundleSha, code_ref: bundle.codeRef, token_hash: null,
+        started_at: null, finished_at: null, locked_until: null, locked_by: null, created_at: now, updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await pinRunBundle(trx, run.id, bundle.content);
+    await insertHistoryRecord(trx, fields.userId, run.execution_id, bundle.kind, fields.deviceId);
+    return { run, bundle };
+  });
 }
