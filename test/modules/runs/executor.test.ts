@@ -13,6 +13,7 @@ import { createKey, signUp, type SignedUpUser, withKey } from '../../helpers/use
 import { snapshotBody } from '../../helpers/zip.js';
 import { bootedCloudDevice, listen } from './helpers/device.js';
 import { createPinnedRun } from './helpers/records.js';
+import { removeTempDirs, tempDir } from './helpers/runner.js';
 
 let t: TestApp;
 let runs: RunsServices;
@@ -22,11 +23,14 @@ beforeAll(async () => {
   t = await createTestApp({ env: ROOMY_LIMITS });
   const baseUrl = await listen(t.app);
   // The executor of a worker process: its own module instance on the same database.
-  runs = buildRunsModule({ config: { ...t.config, runsDir: `${t.config.runsDir}-executor-test` }, db: t.db, clock: t.clock, baseUrl }).services;
+  runs = buildRunsModule({ config: { ...t.config, runsDir: tempDir() }, db: t.db, clock: t.clock, baseUrl }).services;
   user = await signUp(t.app);
   key = (await createKey(t.app, user)).key;
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  removeTempDirs();
+});
 
 async function codeMacro(files: Record<string, string>, args: Record<string, unknown> = {}) {
   const macro = await createMacro(t.app, user, { kind: 'python' });

@@ -14,14 +14,18 @@ import { createKey, signUp, withKey } from '../../helpers/users.js';
 import { snapshotBody } from '../../helpers/zip.js';
 import { bootedCloudDevice, listen } from './helpers/device.js';
 import { createPinnedRun } from './helpers/records.js';
+import { removeTempDirs, tempDir } from './helpers/runner.js';
 
 let t: TestApp;
 let runs: RunsServices;
 beforeAll(async () => {
   t = await createTestApp({ env: ROOMY_LIMITS });
-  runs = buildRunsModule({ config: t.config, db: t.db, clock: t.clock, baseUrl: await listen(t.app) }).services;
+  runs = buildRunsModule({ config: { ...t.config, runsDir: tempDir() }, db: t.db, clock: t.clock, baseUrl: await listen(t.app) }).services;
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  removeTempDirs();
+});
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 

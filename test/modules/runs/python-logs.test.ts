@@ -9,7 +9,7 @@ import { readLinesAfter } from '../../../src/modules/run-logs/store.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { createKey, signUp, type SignedUpUser, withKey } from '../../helpers/users.js';
 import { insertHistoryRecord, newExecutionId } from './helpers/records.js';
-import { runnerSettings, zipOf } from './helpers/runner.js';
+import { removeTempDirs, runnerSettings, zipOf } from './helpers/runner.js';
 
 let t: TestApp;
 let user: SignedUpUser;
@@ -19,7 +19,10 @@ beforeAll(async () => {
   user = await signUp(t.app);
   key = (await createKey(t.app, user, { scopes: ['runs:read'] })).key;
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  removeTempDirs();
+});
 
 async function startRun(macro: string | Buffer) {
   const executionId = newExecutionId();

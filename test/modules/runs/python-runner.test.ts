@@ -1,13 +1,15 @@
 // The Python runner: the private folder, exactly the environment of §10, the command line,
 // exit codes and the last stderr line, the time and memory limits, and stop (SIGTERM to the
 // whole process group, SIGKILL after the grace period).
-import { readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, test } from 'vitest';
+import { chmodSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { afterAll, describe, expect, onTestFinished, test } from 'vitest';
 import { LogShipper } from '../../../src/modules/runs/logs/log-shipper.js';
 import { buildRunEnvironment } from '../../../src/modules/runs/runner/environment.js';
 import { type PythonRunInput, type PythonRunSettings, runPython } from '../../../src/modules/runs/runner/python-run.js';
 import { SDK_DIR } from '../../../src/modules/runs/runner/sdk-dir.js';
-import { MemorySink, runnerSettings, zipOf } from './helpers/runner.js';
+import { MemorySink, removeTempDirs, runnerSettings, tempDir, zipOf } from './helpers/runner.js';
+
+afterAll(removeTempDirs);
 
 async function run(files: Record<string, string>, options: Partial<PythonRunInput> = {}, settings: Partial<PythonRunSettings> = {}) {
   const sink = new MemorySink();
@@ -61,6 +63,20 @@ describe('the private folder and the environment', () => {
     });
     expect(lines.slice(1)).toEqual(['hello from the snapshot', "0o700 work True", "['main.py', '--speed', '2', '--name', 'Ada']"]);
     expect(readdirSync(runsDir)).toEqual([]);
+  });
+
+  test('a RUNS_DIR others can write to, or a link, is refused before anything is unpacked', async () => {
+    const open = tempDir('svc-runs-open-');
+    chmodSync(open, 0o777);
+    expect((await run({ 'main.py': 'print(1)' }, {}, { runsDir: open })).outcome).toMatchObject({
+      state: 'failed',
+      stateMessage: expect.stringMatching(/^the run's private folder could not be made: RUNS_DIR .* is writable by other users \(mode 777\)/),
+    });
+    const link = `${open}-link`;
+    symlinkSync(tempDir('svc-runs-target-'), link);
+    onTestFinished(() => rmSync(link));
+    expect((await run({ 'main.py': 'print(1)' }, {}, { runsDir: link })).outcome.stateMessage).toMatch(/is not a folder \(or is a symbolic link\)/);
+    expect(readdirSync(open)).toEqual([]);
   });
 
   test('on adb hosts the device and its ADB server; with a proxy the three proxy variables', () => {

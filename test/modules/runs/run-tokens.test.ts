@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { signUp, type SignedUpUser } from '../../helpers/users.js';
 import { bootedCloudDevice, listen } from './helpers/device.js';
 import { insertCloudRun } from './helpers/records.js';
-import { MemorySink, runnerSettings, zipOf } from './helpers/runner.js';
+import { MemorySink, removeTempDirs, runnerSettings, zipOf } from './helpers/runner.js';
 
 let t: TestApp;
 let baseUrl: string;
@@ -19,7 +19,10 @@ beforeAll(async () => {
   baseUrl = await listen(t.app);
   user = await signUp(t.app);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  removeTempDirs();
+});
 
 async function runWithToken(state: 'launching' | 'running' = 'running') {
   const device = await bootedCloudDevice(t.app, t.db, user);

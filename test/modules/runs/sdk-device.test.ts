@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { createKey, signUp, type SignedUpUser, withKey } from '../../helpers/users.js';
 import { bootedCloudDevice, listen } from './helpers/device.js';
 import { insertCloudRun, insertHistoryRecord } from './helpers/records.js';
-import { runnerSettings, zipOf } from './helpers/runner.js';
+import { removeTempDirs, runnerSettings, zipOf } from './helpers/runner.js';
 
 let t: TestApp;
 let baseUrl: string;
@@ -21,7 +21,10 @@ beforeAll(async () => {
   baseUrl = await listen(t.app);
   user = await signUp(t.app);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  removeTempDirs();
+});
 
 const WALK = `
 import svc_device as d

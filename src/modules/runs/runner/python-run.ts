@@ -57,7 +57,12 @@ export async function runPython(settings: PythonRunSettings, input: PythonRunInp
     throw error;
   }
   if (input.signal?.aborted) return stopped();
-  const dir = await createRunDirectory(settings.runsDir, input.executionId);
+  let dir;
+  try {
+    dir = await createRunDirectory(settings.runsDir, input.executionId);
+  } catch (error) {
+    return failed(`the run's private folder could not be made: ${error instanceof Error ? error.message : String(error)}`);
+  }
   try {
     try {
       await unpackSnapshot(input.zip, dir.work);

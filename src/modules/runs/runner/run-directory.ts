@@ -3,7 +3,7 @@
 // working directory, `home/` is HOME. The zip goes through the same hardened reader as an
 // upload (no absolute or `..` paths, no links, capped files and bytes), and every file is
 // created exclusively inside `work/`. The folder is removed when the run ends.
-import { mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { SNAPSHOT_LIMITS } from '../../code-sync/service.js';
 import { readZipFiles } from '../../code-sync/zip-reader.js';
@@ -15,8 +15,25 @@ export interface RunDirectory {
   remove(): Promise<void>;
 }
 
+/**
+ * RUNS_DIR must be ours and writable by nobody else: whoever can write to it could swap a
+ * run's folder for a link while the code is unpacked and have it written elsewhere.
+ */
+export async function checkRunsDir(runsDir: string): Promise<void> {
+  const info = await lstat(runsDir);
+  const problem = !info.isDirectory()
+    ? 'is not a folder (or is a symbolic link)'
+    : typeof process.getuid === 'function' && info.uid !== process.getuid()
+      ? 'belongs to another user'
+      : (info.mode & 0o022) !== 0
+        ? `is writable by other users (mode ${(info.mode & 0o777).toString(8)}); make it 0700 or 0755`
+        : undefined;
+  if (problem) throw new Error(`RUNS_DIR ${runsDir} ${problem}`);
+}
+
 export async function createRunDirectory(runsDir: string, executionId: string): Promise<RunDirectory> {
   await mkdir(runsDir, { recursive: true, mode: 0o700 });
+  await checkRunsDir(runsDir);
   // mkdtemp makes the folder 0700 with a name nobody can guess or take first.
   const root = await mkdtemp(join(runsDir, `${executionId.replace(/[^A-Za-z0-9_-]/g, '_')}-`));
   const work = join(root, 'work');

@@ -1,6 +1,6 @@
 // Shortcuts for runner tests: a zip of Python files, a log sink that keeps every batch in
 // memory, and runner settings with a fresh RUNS_DIR.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_RUN_PATH } from '../../../../src/config.js';
@@ -13,8 +13,22 @@ export function zipOf(files: Record<string, string | Buffer>): Buffer {
   return buildZip(Object.entries(files).map(([name, data]) => ({ name, data })));
 }
 
+const made: string[] = [];
+
+/** A fresh RUNS_DIR (0700, ours); removeTempDirs() removes them all. */
+export function tempDir(prefix = 'svc-runs-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/** For each file's afterAll: the folders tempDir made, with anything left in them. */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
 export function runnerSettings(overrides: Partial<PythonRunSettings> = {}): PythonRunSettings {
-  return { runsDir: mkdtempSync(join(tmpdir(), 'svc-runs-test-')), maxSeconds: 60, maxMemoryMb: 512, path: DEFAULT_RUN_PATH, sdkDir: SDK_DIR, ...overrides };
+  return { runsDir: tempDir(), maxSeconds: 60, maxMemoryMb: 512, path: DEFAULT_RUN_PATH, sdkDir: SDK_DIR, ...overrides };
 }
 
 export class MemorySink implements LogSink {
