@@ -1,7 +1,8 @@
 // How a run ended, as the cloud run and its history record record it (decisions.md §3, §10):
 // the cloud run's end state with its `state_message`, and the history record's status, exit
 // code and `error_message`, which move together under one execution id.
-import { ERROR_MESSAGE_MAX } from '../executions/schemas.js';
+/** The run history's cap on `error_message` (executions' ERROR_MESSAGE_MAX), kept here so a message is cut once, where it is made. */
+const ERROR_MESSAGE_MAX = 4000;
 
 export const RUN_END_STATES = ['finished', 'failed', 'stopped'] as const;
 export type RunEndState = (typeof RUN_END_STATES)[number];

@@ -10,6 +10,8 @@ export type StepType = (typeof STEP_TYPES)[number];
 export const MAX_WAIT_MS = 600_000;
 export const MAX_REPEAT = 1000;
 export const DEFAULT_SWIPE_MS = 300;
+/** The longest swipe both device drivers accept. */
+export const MAX_SWIPE_MS = 60_000;
 export const DEFAULT_TEXT_TIMEOUT_MS = 10_000;
 export const SCHEMA_PATH = '/schemas/block-program.json';
 
@@ -41,7 +43,7 @@ const defs: Record<string, JsonSchema> = {
     [],
     { oneOf: TAP_TARGETS, dependentRequired: { threshold: ['image_id'] } },
   ),
-  swipe: step('swipe', 'Swipe from one point to another.', { from: ref('point'), to: ref('point'), ms: { type: 'integer', minimum: 0, maximum: 60_000, default: DEFAULT_SWIPE_MS } }, ['from', 'to']),
+  swipe: step('swipe', 'Swipe from one point to another.', { from: ref('point'), to: ref('point'), ms: { type: 'integer', minimum: 0, maximum: MAX_SWIPE_MS, default: DEFAULT_SWIPE_MS } }, ['from', 'to']),
   type: step('type', 'Type into the focused field; "\\n" presses ENTER.', { text: ref('text') }, ['text']),
   key: step('key', 'Press an Android key: BACK, HOME, ENTER, APP_SWITCH, DEL, …', { key: { type: 'string', pattern: '^[A-Za-z0-9_]{1,64}$' } }, ['key']),
   wait: step('wait', 'Pause.', { ms: { type: 'integer', minimum: 0, maximum: MAX_WAIT_MS } }, ['ms']),

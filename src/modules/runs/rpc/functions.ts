@@ -7,10 +7,9 @@ import { ValidationError } from '../../../http/errors.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { DeviceDriver } from '../../devices/hosts/index.js';
 import { emitEvent } from '../../events/emit.js';
-import { CUSTOM_DATA_MAX_BYTES } from '../../webhooks/schemas.js';
 import { findText, tapElement, tapText, withCenter } from '../device/device-actions.js';
 import { ImageMatchingUnavailableError } from '../device/image-matching.js';
-import { Answers, Bodies, Done, ElementAnswer, FoundElement } from './rpc-schemas.js';
+import { Answers, Bodies, Done, ElementAnswer, EVENT_DATA_MAX_BYTES, FoundElement } from './rpc-schemas.js';
 
 /** The run a call comes from, as its token showed. */
 export interface RunCaller {
@@ -84,7 +83,7 @@ export const RPC_FUNCTIONS = {
     answer: Answers.event,
     call: async (_driver, { name, data = {} }, caller, deps) => {
       const size = Buffer.byteLength(JSON.stringify(data));
-      if (size > CUSTOM_DATA_MAX_BYTES) throw new ValidationError([{ path: 'body.data', message: `must be at most ${CUSTOM_DATA_MAX_BYTES} bytes as JSON (this is ${size})` }]);
+      if (size > EVENT_DATA_MAX_BYTES) throw new ValidationError([{ path: 'body.data', message: `must be at most ${EVENT_DATA_MAX_BYTES} bytes as JSON (this is ${size})` }]);
       return deps.db.kysely.transaction().execute(async (trx) => {
         const device = await trx.selectFrom('devices').select('group_id').where('id', '=', caller.deviceId).where('user_id', '=', caller.userId).executeTakeFirst();
         const { eventId } = await emitEvent(trx, {

@@ -1,8 +1,11 @@
 // Bodies and answers of the device RPC, one schema each, shared by validation, the OpenAPI
 // description and the types of the functions in functions.ts.
 import { type TSchema, Type } from 'typebox';
-import { MAX_SWIPE_MS } from '../../devices/hosts/input-checks.js';
 import { Nullable } from '../../../http/schema-helpers.js';
+import { MAX_SWIPE_MS } from '../blocks/program-schema.js';
+
+/** A custom event's `data`, as JSON: the same 64 KB as the application's custom events. */
+export const EVENT_DATA_MAX_BYTES = 64 * 1024;
 
 const Coordinate = (description: string) => Type.Integer({ minimum: 0, maximum: 100_000, description });
 const Text = Type.String({ minLength: 1, maxLength: 10_000 });
