@@ -16,6 +16,7 @@ import { buildMacrosModule } from './modules/macros/index.js';
 import { buildProfilesModule } from './modules/profiles/index.js';
 import { buildProxiesModule } from './modules/proxies/index.js';
 import { buildRunLogsModule } from './modules/run-logs/index.js';
+import { buildRunsModule } from './modules/runs/index.js';
 import { buildWebhooksModule } from './modules/webhooks/index.js';
 
 export interface ModuleLog {
@@ -52,6 +53,7 @@ export function buildModules(deps: ModulesDeps) {
     profiles: buildProfilesModule(base),
     webhooks: buildWebhooksModule({ ...base, log: deps.log, resolver: deps.resolver }),
     proxies: buildProxiesModule({ ...base, geolocator: deps.geolocator }),
+    runs: buildRunsModule(base),
   };
 }
 

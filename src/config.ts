@@ -3,6 +3,7 @@
 // (`withSecretKey`), and everything else receives that `Config`, whose key is never missing.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KEY_PATTERN } from './modules/api-keys/index.js';
 
@@ -53,6 +54,18 @@ export interface LoadedConfig {
   adbServers: AdbServerAddress[];
   /** ADB_DEVICES: the devices the service may use; empty means every device the servers list. */
   adbDevices: AdbDeviceSelector[];
+  /** RUNS_ENABLED: whether cloud runs are accepted and run at all (off: 503 runs_unavailable). */
+  runsEnabled: boolean;
+  /** RUNS_PER_WORKER: cloud runs one process runs at the same time. */
+  runsPerWorker: number;
+  /** RUNS_DIR: where each run gets its private folder (the unpacked code and its HOME), removed afterwards. */
+  runsDir: string;
+  /** RUN_MAX_SECONDS: a run's wall-time limit. */
+  runMaxSeconds: number;
+  /** RUN_MAX_MEMORY_MB: a run's memory limit (the Python process's address space). */
+  runMaxMemoryMb: number;
+  /** RUN_PATH: the PATH a run gets (never the server's own), where `python3` is looked up. */
+  runPath: string;
 }
 
 export interface AdbServerAddress {
@@ -90,6 +103,9 @@ type Env = Record<string, string | undefined>;
 
 /** ipify answers {"ip": "<caller's address>"}, the shape a proxy check reads. */
 export const DEFAULT_PROXY_CHECK_URL = 'https://api.ipify.org/?format=json';
+
+/** The standard system folders: a run finds `python3` there, and nothing of the server's own PATH. */
+export const DEFAULT_RUN_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -178,6 +194,15 @@ function adbDevices(env: Env, servers: AdbServerAddress[]): AdbDeviceSelector[] 
   return selectors;
 }
 
+/** A colon list of absolute folders, as PATH is written; no empty entries (they would mean the working directory). */
+function searchPath(env: Env, name: string, fallback: string): string {
+  const raw = (env[name] || fallback).trim();
+  const parts = raw.split(':');
+  const bad = parts.find((part) => !part.startsWith('/') || /[\0\n]/.test(part));
+  if (bad !== undefined) throw new ConfigError(name, `must be a colon-separated list of absolute folders (like /usr/local/bin:/usr/bin:/bin); "${bad}" is not one`);
+  return raw;
+}
+
 function deviceHost(env: Env): 'sim' | 'adb' {
   const raw = (env.DEVICE_HOST || 'sim').trim().toLowerCase();
   if (raw !== 'sim' && raw !== 'adb') throw new ConfigError('DEVICE_HOST', `must be sim or adb, got "${env.DEVICE_HOST}"`);
@@ -239,6 +264,12 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     simBootMs: integer(env, 'SIM_BOOT_MS', 300, 0, 600_000),
     adbServers: servers,
     adbDevices: adbDevices(env, servers),
+    runsEnabled: boolean(env, 'RUNS_ENABLED', true),
+    runsPerWorker: integer(env, 'RUNS_PER_WORKER', 8, 1, 1000),
+    runsDir: resolve(env.RUNS_DIR || join(tmpdir(), 'svc-runs')),
+    runMaxSeconds: integer(env, 'RUN_MAX_SECONDS', 3600, 1, 604_800),
+    runMaxMemoryMb: integer(env, 'RUN_MAX_MEMORY_MB', 512, 64, 1_048_576),
+    runPath: searchPath(env, 'RUN_PATH', DEFAULT_RUN_PATH),
   };
 }
 

@@ -11,6 +11,7 @@ import { webhooks } from './migrations/0004_webhooks.js';
 import { proxies } from './migrations/0005_proxies.js';
 import { runCounts } from './migrations/0006_run_counts.js';
 import { deviceHosts } from './migrations/0007_device_hosts.js';
+import { cloudRuns } from './migrations/0008_cloud_runs.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0005_proxies': proxies,
   '0006_run_counts': runCounts,
   '0007_device_hosts': deviceHosts,
+  '0008_cloud_runs': cloudRuns,
 };
 
 class ListProvider implements MigrationProvider {

@@ -347,6 +347,42 @@ export interface ApkLabelsTable {
   updated_at: number;
 }
 
+export type CloudRunState = 'launching' | 'running' | 'finished' | 'failed' | 'stopping' | 'stopped';
+
+/** A macro run on a cloud device (decisions.md §10); also the runs' job queue. */
+export interface CloudRunsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** `cr_` + 24 lowercase hex; the run history record has the same. */
+  execution_id: string;
+  device_id: number;
+  macro_id: number;
+  macro_kind: 'python' | 'block';
+  state: CloudRunState;
+  state_message: string | null;
+  /** JSON object: the run's arguments as resolved at creation (the profile's, with the run's own laid over them). */
+  args: string;
+  entry_path: string | null;
+  /** SHA-256 hex of exactly what runs: the zip, or the block program's canonical JSON. */
+  bundle_sha: string;
+  /** The snapshot's worktree hash; null for block macros. */
+  code_ref: string | null;
+  /** SHA-256 hex of the device-RPC token while the run process lives. */
+  token_hash: string | null;
+  started_at: number | null;
+  finished_at: number | null;
+  locked_until: number | null;
+  locked_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** What a cloud run executes, pinned when it is created. */
+export interface CloudRunBundlesTable {
+  run_id: number;
+  content: Buffer;
+}
+
 export interface Database {
   users: UsersTable;
   subscriptions: SubscriptionsTable;
@@ -373,4 +409,6 @@ export interface Database {
   device_placements: DevicePlacementsTable;
   sim_devices: SimDevicesTable;
   apk_labels: ApkLabelsTable;
+  cloud_runs: CloudRunsTable;
+  cloud_run_bundles: CloudRunBundlesTable;
 }

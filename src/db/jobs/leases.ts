@@ -17,8 +17,13 @@ import type { AnyJobKind, Lease, QueueTable } from './kind.js';
 type LeaseView = Record<string, { id: number; locked_until: number | null; locked_by: string | null }>;
 const leaseView = (db: Kysely<Database>) => db as unknown as Kysely<LeaseView>;
 type LeaseUpdate = UpdateQueryBuilder<LeaseView, string, string, UpdateResult>;
-/** What a job writes with its result: values, or a function of the row's columns (`attempts + 1`). */
-export type JobWrite<T extends QueueTable> = UpdateObject<Database, T> | ((eb: ExpressionBuilder<Database, T>) => UpdateObject<Database, T>);
+/**
+ * What a job writes with its result: values, or a function of the row's columns (`attempts + 1`).
+ * Distributed over the tables, so while T is still being inferred a callback's object keeps its
+ * literal values (`status: 'succeeded'`) even with several queue tables (the keys of
+ * UpdateObject over a union of tables would be only their common columns).
+ */
+export type JobWrite<T extends QueueTable> = T extends unknown ? UpdateObject<Database, T> | ((eb: ExpressionBuilder<Database, T>) => UpdateObject<Database, T>) : never;
 
 export interface ClaimRequest {
   now: number;

@@ -2,3 +2,5 @@
 export { runCodeCommand } from './cli.js';
 export { buildCodeSyncModule, type CodeSyncServices } from './module.js';
 export type { CodeSyncService } from './service.js';
+export { SNAPSHOT_LIMITS } from './service.js';
+export { readZipFiles } from './zip-reader.js';

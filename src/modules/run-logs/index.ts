@@ -1,3 +1,4 @@
 // The run-logs module's front door.
 export { buildRunLogsModule, type RunLogsServices } from './module.js';
 export type { RunLogService } from './service.js';
+export { appendLogBatch } from './store.js';

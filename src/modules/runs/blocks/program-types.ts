@@ -1,0 +1,49 @@
+// The block program as the interpreter reads it, after validate.ts has checked it against
+// program-schema.ts; the step kinds are those of STEP_TYPES there.
+import type { StepType } from './program-schema.js';
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export type TapStep =
+  | { type: 'tap'; x: number; y: number }
+  | { type: 'tap'; text: string }
+  | { type: 'tap'; element_id: string }
+  | { type: 'tap'; image_id: string; threshold?: number };
+
+export type Step =
+  | TapStep
+  | { type: 'swipe'; from: Point; to: Point; ms?: number }
+  | { type: 'type'; text: string }
+  | { type: 'key'; key: string }
+  | { type: 'wait'; ms: number }
+  | { type: 'wait_for_text'; text: string; timeout_ms?: number }
+  | { type: 'open_app'; package: string }
+  | { type: 'close_app'; package: string }
+  | { type: 'if_text'; text: string; then: Step[]; else?: Step[] }
+  | { type: 'if_image'; image_id: string; threshold?: number; then: Step[]; else?: Step[] }
+  | { type: 'repeat'; times: number; steps: Step[] }
+  | { type: 'log'; message: string };
+
+// Every kind the schema names has a type here, and no other.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const STEP_TYPES_MATCH: Same<Step['type'], StepType> = true;
+
+export interface BlockProgram {
+  version: 1;
+  steps: Step[];
+}
+
+/** Steps that hold steps, and where (`then`, `else`, `steps`). */
+export function childLists(step: Step): [string, Step[]][] {
+  if (step.type === 'repeat') return [['steps', step.steps]];
+  if (step.type === 'if_text' || step.type === 'if_image') return [['then', step.then], ['else', step.else ?? []]];
+  return [];
+}
+
+/** Every step of the program at any depth. */
+export function countSteps(steps: Step[]): number {
+  return steps.reduce((n, s) => n + 1 + childLists(s).reduce((m, [, list]) => m + countSteps(list), 0), 0);
+}

@@ -1,0 +1,28 @@
+// The runs module's front door: cloud runs' building blocks (decisions.md §10, §11). Other
+// modules and the wiring use only what is exported here.
+export { buildRunsModule, RunExecutor, runnerSettingsOf, type RunsModuleDeps, type RunsServices } from './module.js';
+
+// Arguments
+export { argumentWords, pythonCommand } from './arguments/command-line.js';
+export { CLI_ARGS_KEY, mergeRunArgs, type RunArgs } from './arguments/merge.js';
+export { loadProfileArgs, resolveRunArgs } from './arguments/profile-args.js';
+
+// Block programs
+export { blockProgramSchema, SCHEMA_PATH as BLOCK_PROGRAM_SCHEMA_PATH, STEP_TYPES } from './blocks/program-schema.js';
+export { type BlockProgram, countSteps, type Step } from './blocks/program-types.js';
+export { normalizeBlocks, parseBlockProgram, validateBlockProgram } from './blocks/validate.js';
+export { canonicalJson } from './blocks/canonical-json.js';
+export { runBlockProgram } from './blocks/interpreter.js';
+
+// Executing a claimed run
+export { bundleForMacro, loadRunBundle, type MacroBundle, MacroNotRunnableError, pinRunBundle } from './executor/bundle.js';
+export { type ClaimedRun, DEVICE_RPC_PATH, executeRun, type ExecutorDeps } from './executor/execute-run.js';
+export { HISTORY_STATUS, RUN_END_STATES, type RunEndState, type RunOutcome } from './outcome.js';
+
+// The device RPC and run tokens
+export { DeviceRpc } from './rpc/device-rpc.js';
+export type { RunCaller } from './rpc/functions.js';
+export { TOKEN_STATES } from './rpc/run-tokens.js';
+
+// Logs
+export { type LogSink, runLogStoreSink } from './logs/log-sink.js';

@@ -1,0 +1,45 @@
+// The device RPC behind the Python SDK: a running macro's calls, authenticated by its run
+// token (not a key or a session), reach the DeviceDriver of that run's device. The token
+// opens only its own run's device, and only while the run is active; any process can answer,
+// since the driver keeps the device's state in shared storage.
+import type { Db } from '../../../db/database.js';
+import { AppError, ForbiddenError } from '../../../core/errors.js';
+import type { Clock } from '../../../lib/clock.js';
+import type { DeviceHost } from '../../devices/index.js';
+import { RPC_FUNCTIONS, type RpcFunctionName, type RunCaller } from './functions.js';
+import { findRunByToken, TOKEN_STATES } from './run-tokens.js';
+
+export class RunTokenError extends AppError {
+  constructor(code: 'missing_run_token' | 'invalid_run_token', message: string) {
+    super(401, code, message, {}, { 'www-authenticate': 'Bearer realm="svc_device"' });
+  }
+}
+
+export interface DeviceRpcDeps {
+  db: Db;
+  clock: Clock;
+  host: DeviceHost;
+}
+
+export class DeviceRpc {
+  constructor(private readonly deps: DeviceRpcDeps) {}
+
+  /** The run behind `Authorization: Bearer <token>`, if it may drive `deviceId` now; else 401 or 403. */
+  async authenticate(authorization: string | undefined, deviceId: number): Promise<RunCaller> {
+    const match = /^Bearer ([^\s]+)$/i.exec(authorization?.trim() ?? '');
+    if (!match) throw new RunTokenError('missing_run_token', 'Send the run token as Authorization: Bearer <SVC_RUN_TOKEN>; this route serves running macros only.');
+    const run = await findRunByToken(this.deps.db.kysely, match[1]);
+    if (!run || !TOKEN_STATES.includes(run.state)) {
+      throw new RunTokenError('invalid_run_token', 'This run token is not valid: the run has ended, or the token is wrong.');
+    }
+    if (run.device_id !== deviceId) throw new ForbiddenError('wrong_device', "This run token belongs to another device's run; it drives only its own device.");
+    return { runId: run.id, userId: run.user_id, deviceId: run.device_id, executionId: run.execution_id };
+  }
+
+  /** One SDK call on the caller's device. */
+  async call(caller: RunCaller, input: { function: RpcFunctionName; body: unknown }): Promise<unknown> {
+    const fn = RPC_FUNCTIONS[input.function] as { call(driver: unknown, body: unknown, caller: RunCaller, deps: DeviceRpcDeps): Promise<unknown> };
+    const driver = await this.deps.host.driver(caller.deviceId);
+    return fn.call(driver, input.body, caller, this.deps);
+  }
+}

@@ -1,0 +1,32 @@
+// A run's memory limit, set by a tiny Python wrapper before the macro's interpreter starts:
+// it sets RLIMIT_AS (soft and hard, so the macro cannot raise it again) and no core dumps,
+// then replaces itself (exec) with `python3 <entry> …`, which keeps the limits. The wrapper
+// runs isolated (-I: no PYTHON* variables, no user site; -S: no site import), so nothing of
+// the run's own environment or code runs before the limit is in place.
+//
+// Past the limit, allocations fail: Python raises MemoryError, which, unless the macro
+// catches it, ends the process with that as its last stderr line. That is how the runner
+// tells a run that ran out of memory from one that failed otherwise.
+
+const WRAPPER = [
+  'import os, resource, sys',
+  'limit = int(sys.argv[1])',
+  'resource.setrlimit(resource.RLIMIT_AS, (limit, limit))',
+  'resource.setrlimit(resource.RLIMIT_CORE, (0, 0))',
+  "os.execv(sys.executable, ['python3'] + sys.argv[2:])",
+].join('\n');
+
+const MiB = 1024 * 1024;
+
+/** The argv that runs `command` (`python3 <entry> …`) under the memory limit. */
+export function limitedCommand(command: string[], maxMemoryMb: number): string[] {
+  const [python, ...rest] = command;
+  return [python, '-I', '-S', '-c', WRAPPER, String(maxMemoryMb * MiB), ...rest];
+}
+
+/** What the last stderr line of a process that ran out of memory looks like. */
+const OUT_OF_MEMORY = /^MemoryError\b|Cannot allocate memory|out of memory|memory allocation failed/i;
+
+export function looksOutOfMemory(lastStderrLine: string | null): boolean {
+  return lastStderrLine !== null && OUT_OF_MEMORY.test(lastStderrLine);
+}

@@ -1,0 +1,130 @@
+// Runs a Python macro (decisions.md §10): its pinned snapshot unpacked into a private folder,
+// `python3 <entry> <arguments>` in its own process group with the run's environment and
+// nothing else of the server's, under the memory and time limits; stdout and stderr become
+// log lines as they come. Stop and time-out end the whole group (SIGTERM, SIGKILL 5 s
+// later). Exit 0 is `finished`; anything else `failed`, with the exit code and the last
+// stderr line. The folder is removed however the run ends.
+import { ValidationError } from '../../../core/errors.js';
+import { pythonCommand } from '../arguments/command-line.js';
+import type { RunArgs } from '../arguments/merge.js';
+import { LineSplitter } from '../logs/line-splitter.js';
+import type { LogShipper } from '../logs/log-shipper.js';
+import { failed, finished, type RunOutcome, stopped, timeLimitPassed } from '../outcome.js';
+import { type AdbTarget, buildRunEnvironment } from './environment.js';
+import { limitedCommand, looksOutOfMemory } from './limits.js';
+import { KILL_GRACE_MS, spawnGroup } from './process-group.js';
+import { createRunDirectory, hasEntry, unpackSnapshot } from './run-directory.js';
+
+export const STDERR_PREFIX = '[stderr] ';
+
+export interface PythonRunSettings {
+  /** RUNS_DIR */
+  runsDir: string;
+  /** RUN_MAX_SECONDS */
+  maxSeconds: number;
+  /** RUN_MAX_MEMORY_MB */
+  maxMemoryMb: number;
+  /** RUN_PATH */
+  path: string;
+  /** The folder holding `svc_device`. */
+  sdkDir: string;
+  /** Between SIGTERM and SIGKILL; 5 s unless a test shortens it. */
+  killGraceMs?: number;
+}
+
+export interface PythonRunInput {
+  executionId: string;
+  zip: Buffer;
+  entryPath: string;
+  args: RunArgs;
+  deviceUrl: string;
+  token: string;
+  adb?: AdbTarget;
+  proxyUrl?: string;
+  logs: LogShipper;
+  /** Aborting stops the run (`stopped`). */
+  signal?: AbortSignal;
+  /** Called once the process has started; awaited before the outcome is returned. */
+  onStarted?: () => void | Promise<void>;
+}
+
+export async function runPython(settings: PythonRunSettings, input: PythonRunInput): Promise<RunOutcome> {
+  let command: string[];
+  try {
+    command = pythonCommand(input.entryPath, input.args);
+  } catch (error) {
+    if (error instanceof ValidationError) return failed(`the run's arguments cannot be passed: ${error.message}`);
+    throw error;
+  }
+  if (input.signal?.aborted) return stopped();
+  let dir;
+  try {
+    dir = await createRunDirectory(settings.runsDir, input.executionId);
+  } catch (error) {
+    return failed(`the run's private folder could not be made: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    try {
+      await unpackSnapshot(input.zip, dir.work);
+    } catch (error) {
+      return failed(`the code snapshot could not be unpacked: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!(await hasEntry(dir.work, input.entryPath))) return failed(`the entry file ${input.entryPath} is not in the code snapshot`);
+    const env = buildRunEnvironment({ ...input, path: settings.path, home: dir.home, sdkDir: settings.sdkDir });
+    return await supervise(settings, input, limitedCommand(command, settings.maxMemoryMb), { cwd: dir.work, env });
+  } finally {
+    await dir.remove();
+  }
+}
+
+async function supervise(settings: PythonRunSettings, input: PythonRunInput, argv: string[], options: { cwd: string; env: Record<string, string> }): Promise<RunOutcome> {
+  const group = spawnGroup(argv, options);
+  const started = Promise.resolve().then(() => input.onStarted?.());
+  // Keep the rejection for the await below, without an unhandled-rejection warning meanwhile.
+  started.catch(() => undefined);
+
+  let lastStderr: string | null = null;
+  const streams = [group.child.stdout, group.child.stderr];
+  const push = (line: string) => {
+    if (!input.logs.push(line)) {
+      // The store is behind: the run waits (its writes block) until the backlog drains.
+      for (const stream of streams) stream.pause();
+      void input.logs.drained().then(() => streams.forEach((stream) => stream.resume()));
+    }
+  };
+  const out = new LineSplitter(push);
+  const err = new LineSplitter((line) => {
+    const text = line.slice(STDERR_PREFIX.length);
+    if (text.trim() !== '') lastStderr = text;
+    push(line);
+  }, { prefix: STDERR_PREFIX });
+  group.child.stdout.on('data', (chunk: Buffer) => out.write(chunk));
+  group.child.stderr.on('data', (chunk: Buffer) => err.write(chunk));
+
+  let ending: 'stop' | 'time' | null = null;
+  const end = (why: 'stop' | 'time') => {
+    ending ??= why;
+    group.terminate(settings.killGraceMs ?? KILL_GRACE_MS);
+  };
+  const onAbort = () => end('stop');
+  input.signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => end('time'), settings.maxSeconds * 1000);
+
+  const exit = await group.done;
+  clearTimeout(timer);
+  input.signal?.removeEventListener('abort', onAbort);
+  out.end();
+  err.end();
+  await started;
+
+  if (exit.spawnError) return failed(`python3 could not be started: ${exit.spawnError.message} (RUN_PATH is ${settings.path})`);
+  if (ending === 'stop') return stopped(exit.exitCode);
+  if (ending === 'time') return { ...timeLimitPassed(settings.maxSeconds), exitCode: exit.exitCode };
+  if (exit.exitCode === 0) return finished(0);
+  if (looksOutOfMemory(lastStderr)) {
+    const message = `memory limit exceeded: the run needed more than ${settings.maxMemoryMb} MB (RUN_MAX_MEMORY_MB)`;
+    return failed(message, { exitCode: exit.exitCode });
+  }
+  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
+  return failed(`the macro ${how}`, { exitCode: exit.exitCode, errorMessage: lastStderr ?? `the macro ${how}` });
+}

@@ -1,0 +1,77 @@
+// A run's private folder under RUNS_DIR (mode 0700, so no other user of the machine can
+// read the code or what the run writes): `work/` holds the unpacked snapshot and is the
+// working directory, `home/` is HOME. The zip goes through the same hardened reader as an
+// upload (no absolute or `..` paths, no links, capped files and bytes), and every file is
+// created exclusively inside `work/`. The folder is removed when the run ends.
+import { lstat, mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { readZipFiles, SNAPSHOT_LIMITS } from '../../code-sync/index.js';
+
+export interface RunDirectory {
+  root: string;
+  work: string;
+  home: string;
+  remove(): Promise<void>;
+}
+
+/**
+ * RUNS_DIR must be ours and writable by nobody else: whoever can write to it could swap a
+ * run's folder for a link while the code is unpacked and have it written elsewhere.
+ */
+export async function checkRunsDir(runsDir: string): Promise<void> {
+  const info = await lstat(runsDir);
+  const problem = !info.isDirectory()
+    ? 'is not a folder (or is a symbolic link)'
+    : typeof process.getuid === 'function' && info.uid !== process.getuid()
+      ? 'belongs to another user'
+      : (info.mode & 0o022) !== 0
+        ? `is writable by other users (mode ${(info.mode & 0o777).toString(8)}); make it 0700 or 0755`
+        : undefined;
+  if (problem) throw new Error(`RUNS_DIR ${runsDir} ${problem}`);
+}
+
+export async function createRunDirectory(runsDir: string, executionId: string): Promise<RunDirectory> {
+  await mkdir(runsDir, { recursive: true, mode: 0o700 });
+  await checkRunsDir(runsDir);
+  // mkdtemp makes the folder 0700 with a name nobody can guess or take first.
+  const root = await mkdtemp(join(runsDir, `${executionId.replace(/[^A-Za-z0-9_-]/g, '_')}-`));
+  const work = join(root, 'work');
+  const home = join(root, 'home');
+  await mkdir(work, { mode: 0o700 });
+  await mkdir(home, { mode: 0o700 });
+  return { root, work, home, remove: () => rm(root, { recursive: true, force: true, maxRetries: 3 }) };
+}
+
+/** Writes the zip's files under `work`; answers how many. */
+export async function unpackSnapshot(zip: Buffer, work: string): Promise<number> {
+  let files = 0;
+  const base = resolve(work);
+  await readZipFiles(zip, SNAPSHOT_LIMITS, async (path, data) => {
+    const target = resolve(base, path);
+    // The reader already refused `..` and absolute names; this holds even if it did not.
+    const inside = relative(base, target);
+    if (inside === '' || inside.startsWith(`..${sep}`) || inside === '..' || resolve(base, inside) !== target) {
+      throw new Error(`zip entry ${JSON.stringify(path)} would land outside the run folder`);
+    }
+    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+    // 'wx': never follows or overwrites anything already there.
+    const handle = await open(target, 'wx', 0o600);
+    try {
+      for await (const chunk of data) await handle.write(chunk);
+    } finally {
+      await handle.close();
+    }
+    files += 1;
+  });
+  return files;
+}
+
+/** True when `entryPath` is a file of the unpacked tree. */
+export async function hasEntry(work: string, entryPath: string): Promise<boolean> {
+  const target = resolve(work, entryPath);
+  if (relative(resolve(work), target).startsWith('..')) return false;
+  return stat(target).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
