@@ -77,7 +77,12 @@ export function installErrorHandling(app: FastifyInstance): void {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
-    const allowed = METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    // A catch-all (the console's `GET /*`) matches every path, so it says nothing about which
+    // methods this path has; counting it would turn every unknown path into a 405.
+    const allowed = METHODS.filter((method) => {
+      const route = app.findRoute({ method, url: path });
+      return route !== null && !('*' in route.params);
+    });
     if (allowed.length > 0) return send(reply, new MethodNotAllowedError(request.method, shortUrl(path), allowed));
     return send(reply, new AppError(404, 'not_found', `No route ${request.method} ${shortUrl(path)}.`));
   });

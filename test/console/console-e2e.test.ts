@@ -1,19 +1,19 @@
 // The web console end to end, in Debian's Chromium against the real app on 127.0.0.1: a new
 // person signs up, creates keys and uses one from the page, creates macros, pushes code,
 // makes profiles, groups and devices, reports and tails a run, receives webhooks, imports
-// proxies, and signs out. Every page passes axe-core and is photographed for the README.
+// proxies, signs out and in, and keeps using the console after the plan lapses. Every page passes axe-core and is photographed for the README.
 // Runs on the SQLite pass; skipped, saying why, on PostgreSQL or without Chromium.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test, vi } from 'vitest';
 import { createTestApp } from '../helpers/app.js';
 import { makeTestCa, startReceiver, testWorker } from '../helpers/webhooks.js';
-import { account, apiKeys, keyboard, pastedKeyAndRejection, signedOutFirstLoad, signOutRevokesTabKey, signUp } from './flows-account.js';
+import { account, apiKeys, keyboard, lapsedPlan, signedOutFirstLoad, signOutAndIn, signUp } from './flows-account.js';
 import { groupsAndDevices, runs } from './flows-devices.js';
 import { proxies, webhooks } from './flows-integrations.js';
 import { code, macros, profiles } from './flows-macros.js';
 import { buildConsoleIfStale, launchChromium, skipReason, VIEWPORT } from './harness.js';
-import { WallClock, type World } from './world.js';
+import { ADMIN_TOKEN, WallClock, type World } from './world.js';
 
 // A page waits on the API and loads its chunk on first visit: give each poll 15 s.
 vi.setConfig({ expect: { requireAssertions: true, poll: { timeout: 15_000, interval: 100 } } });
@@ -21,12 +21,12 @@ vi.setConfig({ expect: { requireAssertions: true, poll: { timeout: 15_000, inter
 const skip = skipReason();
 // Said once, where a person running `npm test` sees it.
 if (skip !== null) process.stderr.write(`\nweb console end to end: skipped because ${skip}\n\n`);
-const w = { user: { name: 'Ada', email: `ada-${Date.now()}@example.com`, password: 'correct horse battery staple' }, macros: { python: 0, block: 0 }, firstLoadJs: {} } as World;
+const w = { user: { name: 'Ada', email: `ada-${Date.now()}@example.com`, password: 'correct horse battery staple' }, macros: { python: 0, block: 0 }, firstLoadJs: {}, keyRequests: [] as string[] } as World;
 
 describe.skipIf(skip !== null)(skip ? `web console end to end (skipped: ${skip})` : 'web console end to end', () => {
   beforeAll(async () => {
     buildConsoleIfStale();
-    w.t = await createTestApp({ clock: new WallClock(), env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', PROXY_CHECK_TIMEOUT_MS: '3000' } });
+    w.t = await createTestApp({ clock: new WallClock(), env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', PROXY_CHECK_TIMEOUT_MS: '3000', ADMIN_TOKEN } });
     w.base = await w.t.app.listen({ port: 0, host: '127.0.0.1' });
     w.ca = makeTestCa();
     w.receiver = await startReceiver(w.ca);
@@ -37,6 +37,10 @@ describe.skipIf(skip !== null)(skip ? `web console end to end (skipped: ${skip})
     // refuse; the first-load measurements run in plain contexts, under that CSP.
     w.context = await w.browser.newContext({ viewport: VIEWPORT, permissions: ['clipboard-read', 'clipboard-write'], bypassCSP: true, reducedMotion: 'reduce' });
     w.page = await w.context.newPage();
+    // The console authenticates with the session only; any request with a key is recorded.
+    w.page.on('request', (request) => {
+      if (request.headers()['x-api-key'] !== undefined) w.keyRequests.push(new URL(request.url()).pathname);
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -76,7 +80,7 @@ describe.skipIf(skip !== null)(skip ? `web console end to end (skipped: ${skip})
   step('webhooks: endpoint, test delivery received and read, redelivered, custom event', webhooks, 90_000);
   step('proxies: imported with per-line errors, checked, assigned, revealed, usage', proxies, 90_000);
   step('the overview and the plan page', account, 30_000);
-  step('signing out ends the session and revokes the key the console made for the tab', signOutRevokesTabKey, 60_000);
-  step('a pasted key is checked, and a key revoked elsewhere is dropped with the reason', pastedKeyAndRejection, 60_000);
+  step('signing out ends the session; signing in again lists devices with the session alone', signOutAndIn, 60_000);
+  step('a lapsed plan: keys answer 402, the console still reads every page, and it never sent a key', lapsedPlan, 90_000);
 });
 

@@ -1,8 +1,8 @@
 // Signing up and in, API keys (created, used with fetch from the page, revoked), the plan
-// page, keyboard use, and signing out (which revokes a key the console made for the tab).
+// page, keyboard use, signing out, and a lapsed plan (keys stop; the console does not).
 import { expect } from 'vitest';
 import { checkPage } from './harness.js';
-import { measureFirstLoad, openFromNav, type World } from './world.js';
+import { ADMIN_TOKEN, measureFirstLoad, openFromNav, type World } from './world.js';
 
 const BUDGET = 300 * 1024;
 
@@ -59,10 +59,8 @@ export async function apiKeys(w: World): Promise<void> {
   await expect.poll(() => dialog.getByRole('button', { name: 'Copied' }).isVisible()).toBe(true);
   expect(await page.evaluate('navigator.clipboard.readText()')).toBe(w.key);
   await checkPage(page, 'api-key-created');
-  await dialog.getByRole('button', { name: 'Also use it in this tab' }).click();
-  await expect.poll(() => dialog.getByRole('button', { name: 'In use in this tab' }).isVisible()).toBe(true);
   await dialog.getByRole('button', { name: 'Done' }).click();
-  // The console key lives in this tab's memory only.
+  // The page keeps no key anywhere once the dialog is closed.
   expect(await page.evaluate('JSON.stringify(localStorage) + JSON.stringify(sessionStorage) + document.cookie')).not.toContain('svc_');
 
   // The key works from the page, against the key route that tells who it belongs to.
@@ -87,11 +85,10 @@ export async function apiKeys(w: World): Promise<void> {
   await aiRow.getByRole('button', { name: 'Revoke AI client' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
   await expect.poll(() => aiRow.innerText()).toMatch(/Revoked/);
-  await expect.poll(() => page.getByRole('row', { name: /CI script/ }).innerText()).toMatch(/In use in this tab[\s\S]*Full access[\s\S]*Active/);
+  await expect.poll(() => page.getByRole('row', { name: /CI script/ }).innerText()).toMatch(/Full access[\s\S]*Active/);
   await checkPage(page, 'api-keys');
 }
 
-/** Runs before the tab holds a key: the full page loads here would forget it. */
 export async function keyboard(w: World): Promise<void> {
   const { page } = w;
   await page.goto(`${w.base}/keys`);
@@ -124,57 +121,52 @@ export async function account(w: World): Promise<void> {
   await checkPage(page, 'account');
 }
 
-export async function signOutRevokesTabKey(w: World): Promise<void> {
+export async function signOutAndIn(w: World): Promise<void> {
   const { page } = w;
   await page.getByRole('button', { name: /account menu/ }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
   await page.waitForURL(/\/signin/);
   // The session is gone on the server, not only in the page.
   expect(await page.evaluate(async () => (await fetch('/api/auth/me')).status)).toBe(401);
+  expect(await page.evaluate(async () => (await fetch('/api/emulator/devices')).status)).toBe(401);
   await page.getByRole('textbox', { name: 'Email', exact: true }).fill(w.user.email);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(w.user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(`${w.base}/`);
   w.firstLoadJs['/ (signed in)'] = await measureFirstLoad(w.browser, `${w.base}/`, await w.context.cookies());
   expect(w.firstLoadJs['/ (signed in)'].bytes).toBeLessThan(BUDGET);
-
+  // A fresh sign-in lists the devices at once: the session is all the console needs.
   await openFromNav(page, 'Devices');
-  await expect.poll(() => page.getByRole('heading', { name: 'This page needs an API key in this tab' }).isVisible()).toBe(true);
-  await checkPage(page, 'key-required');
-  await page.getByRole('button', { name: 'Create a key for this tab' }).click();
   await expect.poll(() => page.getByRole('row', { name: /Pixel 7/ }).isVisible()).toBe(true);
-  const tabKey = await w.t.db.kysely.selectFrom('api_keys').select(['name', 'revoked_at']).where('name', 'like', 'Console tab %').executeTakeFirstOrThrow();
-  expect(tabKey.revoked_at).toBeNull();
-  await page.getByRole('button', { name: /account menu/ }).click();
-  await page.getByRole('menuitem', { name: 'Sign out' }).click();
-  await page.waitForURL(/\/signin/);
-  const after = await w.t.db.kysely.selectFrom('api_keys').select(['name', 'revoked_at']).where('name', '=', tabKey.name).executeTakeFirstOrThrow();
-  expect(after.revoked_at).not.toBeNull();
-  // A key the user brought is not the console's to revoke.
-  const brought = await w.t.db.kysely.selectFrom('api_keys').select('revoked_at').where('name', '=', 'CI script').executeTakeFirstOrThrow();
-  expect(brought.revoked_at).toBeNull();
 }
 
-export async function pastedKeyAndRejection(w: World): Promise<void> {
+/** A lapsed plan stops the person's keys (402), not the console: every page still reads. */
+export async function lapsedPlan(w: World): Promise<void> {
   const { page } = w;
-  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(w.user.email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(w.user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${w.base}/`);
-  await openFromNav(page, 'Devices');
-  // A wrong key: the API's sentence, and nothing kept.
-  const paste = page.getByRole('textbox', { name: /Or use a key you already have/ });
-  await paste.fill('svc_0000');
-  await page.getByRole('button', { name: 'Use this key' }).click();
-  await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/key/i);
-  expect(await page.getByText('No key in this tab').isVisible()).toBe(true);
-  // The key the person brought works, until it is revoked elsewhere; then the tab drops it and says why.
-  await paste.fill(w.key);
-  await page.getByRole('button', { name: 'Use this key' }).click();
+  const { id } = await w.t.db.kysely.selectFrom('users').select('id').where('email', '=', w.user.email).executeTakeFirstOrThrow();
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const lapsed = await w.t.app.inject({ method: 'PUT', url: `/admin/users/${id}/subscription`, headers: admin, payload: { status: 'inactive' } });
+  expect(lapsed.statusCode).toBe(200);
+  await page.goto(`${w.base}/devices`);
+  await expect.poll(() => page.getByRole('link', { name: /Plan inactive: keys stopped/ }).isVisible()).toBe(true);
+  await expect.poll(() => page.getByRole('status').filter({ hasText: 'No active plan' }).innerText()).toMatch(/402 subscription_required[\s\S]*This console keeps working/);
   await expect.poll(() => page.getByRole('row', { name: /Pixel 7/ }).isVisible()).toBe(true);
-  const { id } = await w.t.db.kysely.selectFrom('api_keys').select('id').where('name', '=', 'CI script').executeTakeFirstOrThrow();
-  expect(await page.evaluate(async (keyId) => (await fetch(`/api/api-keys/${keyId}`, { method: 'DELETE' })).status, id)).toBe(200);
-  await openFromNav(page, 'Groups');
-  await expect.poll(() => page.getByText('The key this tab used stopped working', { exact: false }).isVisible()).toBe(true);
-  expect(await page.getByText('No key in this tab').isVisible()).toBe(true);
+  await checkPage(page, 'plan-lapsed');
+  // The person's key answers 402 on a key route; the console's own reads do not.
+  const byKey = await page.evaluate(async (key) => {
+    const res = await fetch('/api/emulator/devices', { headers: { 'X-API-KEY': key }, credentials: 'omit' });
+    return { status: res.status, code: ((await res.json()) as { details?: { code?: string } }).details?.code };
+  }, w.key);
+  expect(byKey).toEqual({ status: 402, code: 'subscription_required' });
+  for (const [label, shows] of [['Groups', /Office phones/], ['Run history', /completed|failed|stopped|running/], ['Webhooks', /Order system/], ['Proxies', /127\.0\.0\.1/]] as const) {
+    await openFromNav(page, label);
+    await expect.poll(() => page.getByRole('main').locator('table').first().innerText(), { message: label }).toMatch(shows);
+  }
+  await openFromNav(page, 'Plan and account');
+  await expect.poll(() => page.getByText('Inactive', { exact: true }).first().isVisible()).toBe(true);
+  await checkPage(page, 'account-plan-lapsed');
+  // The console never sent a key of its own: the only request that carried one is the test's whoami call.
+  expect(w.keyRequests).toEqual(['/api/whoami', '/api/emulator/devices']);
+  const keyNames = await w.t.db.kysely.selectFrom('api_keys').select('name').orderBy('id').execute();
+  expect(keyNames.map((k) => k.name)).toEqual(['CI script', 'AI client']);
 }

@@ -23,12 +23,17 @@ export interface World {
   receiver: Receiver;
   worker: WebhookWorkerHandle;
   user: { name: string; email: string; password: string };
-  /** The full-access key created in the keys flow and used as the tab's console key. */
+  /** The full-access key created in the keys flow (used with fetch and by `svc code push`). */
   key: string;
+  /** Paths of the page's requests that carried an X-API-KEY header. */
+  keyRequests: string[];
   macros: { python: number; block: number };
   /** Compressed JavaScript bytes of first loads, for the report. */
   firstLoadJs: Record<string, { bytes: number; files: number; encodings: string[] }>;
 }
+
+/** The admin token the app is started with, to change the person's plan as an operator would. */
+export const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
 
 /** Navigates inside the console the way a person does: a click on the navigation. */
 export async function openFromNav(page: Page, label: string): Promise<void> {

@@ -5,7 +5,6 @@ import { messageOf } from '../api/errors';
 import { Loading } from '../components/Loading';
 import { SignInPage } from '../pages/auth/SignInPage';
 import { SignUpPage } from '../pages/auth/SignUpPage';
-import { ConsoleKeyProvider, useConsoleKey } from '../state/console-key';
 import { SessionProvider, useSession } from '../state/session';
 import { Link, matchPath, navigate, useLocation } from './router';
 import { ROUTES } from './routes';
@@ -13,16 +12,7 @@ import { Shell } from './Shell';
 
 export function App() {
   return (
-    <ConsoleKeyProvider>
-      <SessionWithKey />
-    </ConsoleKeyProvider>
-  );
-}
-
-function SessionWithKey() {
-  const consoleKey = useConsoleKey();
-  return (
-    <SessionProvider beforeSignOut={consoleKey.release}>
+    <SessionProvider>
       <Gate />
     </SessionProvider>
   );

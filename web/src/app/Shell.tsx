@@ -1,11 +1,11 @@
-// The frame around every signed-in page: the header (product, console key, account menu),
+// The frame around every signed-in page: the header (product, plan, account menu),
 // the sectioned navigation, a plan banner when it matters, and the page itself.
 import { Anchor, AppShell, Box, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { LogoMark } from '../components/icons';
 import { AccountMenu } from './AccountMenu';
-import { ConsoleKeyIndicator } from './ConsoleKeyIndicator';
 import { isActive, NAV } from './nav';
+import { PlanBadge } from './PlanBadge';
 import { PlanBanner } from './PlanBanner';
 import { Link, useLocation } from './router';
 
@@ -26,7 +26,7 @@ export function Shell({ children }: { children: ReactNode }) {
             </Group>
           </Anchor>
           <Group gap="sm">
-            <ConsoleKeyIndicator />
+            <PlanBadge />
             <AccountMenu />
           </Group>
         </Group>

@@ -18,7 +18,7 @@ export interface SessionState {
 
 const SessionContext = createContext<SessionState | null>(null);
 
-export function SessionProvider({ children, beforeSignOut }: { children: ReactNode; beforeSignOut: () => Promise<void> }) {
+export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null | undefined>(undefined);
   const [subscription, setSubscription] = useState<Subscription | null>(null);
   const [bootError, setBootError] = useState<unknown>();
@@ -49,11 +49,10 @@ export function SessionProvider({ children, beforeSignOut }: { children: ReactNo
   }, []);
 
   const signOut = useCallback(async () => {
-    await beforeSignOut();
     await unwrap(api.POST('/api/auth/logout'));
     setUser(null);
     setSubscription(null);
-  }, [beforeSignOut]);
+  }, []);
 
   const value = useMemo(
     () => ({ user, subscription, bootError, signedIn, refresh, signOut }),

@@ -50,7 +50,7 @@ export function AccountPage() {
         <Card>
           <Title order={2} fz="md" mb="xs">Sign out</Title>
           <Stack gap="sm" align="flex-start">
-            <Text size="sm" c="dimmed">Ends this session at once. A key the console created for this tab is revoked too; your other API keys keep working.</Text>
+            <Text size="sm" c="dimmed">Ends this session at once. Your API keys keep working.</Text>
             <Button color="red" variant="light" loading={leaving} onClick={() => void leave()}>Sign out</Button>
           </Stack>
         </Card>

@@ -8,7 +8,7 @@ export type Standing =
   | { kind: 'lapsed'; title: string; detail: string; daysLeft: 0 };
 
 const DAY = 86_400_000;
-const LAPSED_DETAIL = 'API keys answer 402 subscription_required until the plan is active again. Your keys, macros and data are kept. Ask the operator of this service to restore the plan.';
+const LAPSED_DETAIL = 'Your API keys answer 402 subscription_required until the plan is active again, so scripts, the svc command line and AI clients stop. This console keeps working with your sign-in, and your keys, macros and data are kept. Ask the operator of this service to restore the plan.';
 
 export function planStanding(subscription: Subscription, now: number): Standing {
   if (subscription.status === 'active') {
@@ -22,7 +22,7 @@ export function planStanding(subscription: Subscription, now: number): Standing 
     if (end <= now) return { kind: 'lapsed', title: 'Your trial has ended', detail: LAPSED_DETAIL, daysLeft: 0 };
     const daysLeft = Math.ceil((end - now) / DAY);
     if (daysLeft <= 3) {
-      return { kind: 'ending', title: `Your trial ends in ${daysLeft} day${daysLeft === 1 ? '' : 's'}`, detail: 'After that, API keys answer 402 until a plan is active. Ask the operator of this service for a plan.', daysLeft };
+      return { kind: 'ending', title: `Your trial ends in ${daysLeft} day${daysLeft === 1 ? '' : 's'}`, detail: 'After that, your API keys answer 402 until a plan is active; this console keeps working. Ask the operator of this service for a plan.', daysLeft };
     }
     return { kind: 'ok', title: 'Free trial', detail: `${daysLeft} days left in your 14-day trial.`, daysLeft };
   }

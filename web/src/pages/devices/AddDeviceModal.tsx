@@ -1,5 +1,5 @@
-// Adding a device: one on the user's machine (name and ADB port) or a cloud device. Both
-// are session routes; choosing a group needs the group list, a key route.
+// Adding a device: one on the user's machine (name and ADB port) or a cloud device, and
+// optionally the group of its kind it joins.
 import { Button, Group, Modal, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import { api } from '../../api/client';
@@ -10,10 +10,9 @@ import { useAction } from '../../lib/use-async';
 
 export type DeviceKind = 'local' | 'cloud';
 
-export function AddDeviceModal({ kind, groups, canListGroups, onClose, onCreated }: {
+export function AddDeviceModal({ kind, groups, onClose, onCreated }: {
   kind: DeviceKind | null;
   groups: DeviceGroup[];
-  canListGroups: boolean;
   onClose: () => void;
   onCreated: (device: Device) => void;
 }) {
@@ -52,11 +51,7 @@ export function AddDeviceModal({ kind, groups, canListGroups, onClose, onCreated
             <NumberInput label="ADB port" description="The port of the device or emulator on your machine (1 to 65535)" required min={1} max={65535} allowDecimal={false} value={port} onChange={setPort} />
           )}
           {kind === 'cloud' && <Text size="sm" c="dimmed">A cloud device starts out stopped; the service places and boots it when it is started.</Text>}
-          {canListGroups ? (
-            <Select label="Group" description={`Optional: a ${kind === 'cloud' ? 'cloud' : 'local (byod)'} group`} placeholder="No group" data={choices} value={groupId} onChange={setGroupId} clearable />
-          ) : (
-            <Text size="sm" c="dimmed">To put it in a group now, use a console key with devices:control (the group list is a key route); you can also set the group later.</Text>
-          )}
+          <Select label="Group" description={`Optional: a ${kind === 'cloud' ? 'cloud' : 'local (byod)'} group`} placeholder="No group" data={choices} value={groupId} onChange={setGroupId} clearable />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>Cancel</Button>
             <Button type="submit" loading={create.pending}>Add device</Button>

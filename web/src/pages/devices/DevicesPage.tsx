@@ -1,9 +1,9 @@
-// Devices: local ones (an ADB port on the user's machine) and cloud ones. Adding, changing
-// and deleting are session routes; listing is a key route (devices:control).
+// Devices: local ones (an ADB port on the user's machine) and cloud ones; listed, added,
+// changed and deleted.
 import { Alert, Button, Card, Group, Select, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
-import { api, keyApi } from '../../api/client';
+import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import type { Device } from '../../api/types';
 import { setQuery, useLocation } from '../../app/router';
@@ -11,14 +11,12 @@ import { Confirm } from '../../components/Confirm';
 import { Empty } from '../../components/Empty';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { DeviceIcon, PlusIcon } from '../../components/icons';
-import { KeyGate } from '../../components/KeyGate';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { Pager, pageFrom } from '../../components/Pager';
 import { StatusBadge } from '../../components/StatusBadge';
 import { Time } from '../../components/Time';
 import { useAsync } from '../../lib/use-async';
-import { useConsoleKey } from '../../state/console-key';
 import { AddDeviceModal, type DeviceKind } from './AddDeviceModal';
 import { EditDeviceModal } from './EditDeviceModal';
 import { type Lookups, useLookups } from './lookups';
@@ -35,9 +33,7 @@ const SORTS = [
 type Sort = (typeof SORTS)[number]['value'];
 
 export function DevicesPage() {
-  const consoleKey = useConsoleKey();
-  const canList = consoleKey.covers('devices:control');
-  const lookups = useLookups(canList);
+  const lookups = useLookups();
   const [adding, setAdding] = useState<DeviceKind | null>(null);
   const [version, setVersion] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
@@ -58,10 +54,8 @@ export function DevicesPage() {
           {notice}
         </Alert>
       )}
-      <KeyGate need="devices:control" routes={['GET /api/emulator/devices', 'GET /api/emulator/groups']}>
-        <DeviceList lookups={lookups} version={version} onAdd={setAdding} onNotice={setNotice} />
-      </KeyGate>
-      <AddDeviceModal kind={adding} groups={lookups.groups} canListGroups={canList} onClose={() => setAdding(null)} onCreated={(device) => { setNotice(`Added “${device.name}” (device ${device.id}${device.is_hosted ? ', a cloud device, stopped' : `, port ${device.port}`}).`); setVersion((v) => v + 1); }} />
+      <DeviceList lookups={lookups} version={version} onAdd={setAdding} onNotice={setNotice} />
+      <AddDeviceModal kind={adding} groups={lookups.groups} onClose={() => setAdding(null)} onCreated={(device) => { setNotice(`Added “${device.name}” (device ${device.id}${device.is_hosted ? ', a cloud device, stopped' : `, port ${device.port}`}).`); setVersion((v) => v + 1); }} />
     </>
   );
 }
@@ -81,7 +75,7 @@ function DeviceList({ lookups, version, onAdd, onNotice }: { lookups: Lookups; v
   }, [debounced, name]);
   const devices = useAsync(
     () =>
-      unwrap(keyApi.GET('/api/emulator/devices', {
+      unwrap(api.GET('/api/emulator/devices', {
         params: { query: { page, page_size: PAGE_SIZE, sort, ...(name ? { name } : {}), ...(groupId ? { group_id: Number(groupId) } : {}), ...(macroId ? { macro_id: Number(macroId) } : {}) } },
       })),
     [page, name, groupId, macroId, sort, version],

@@ -1,29 +1,26 @@
-// Changing a device: its name, group, the macro it follows and that macro's profile.
-// Listing a macro's profiles is a full-access key route; without such a key the device
-// follows the macro's Default profile, which the service picks when the macro changes.
+// Changing a device: its name, group, the macro it follows and that macro's profile. With
+// no profile picked the device follows the macro's Default profile, which the service picks
+// when the macro changes.
 import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
-import { api, keyApi } from '../../api/client';
+import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import type { Device } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAction, useAsync } from '../../lib/use-async';
-import { useConsoleKey } from '../../state/console-key';
 import type { Lookups } from './lookups';
 
 const idOrNull = (value: string | null) => (value ? Number(value) : null);
 
 export function EditDeviceModal({ device, lookups, onClose, onSaved }: { device: Device | null; lookups: Lookups; onClose: () => void; onSaved: () => void }) {
-  const consoleKey = useConsoleKey();
   const [name, setName] = useState('');
   const [groupId, setGroupId] = useState<string | null>(null);
   const [macroId, setMacroId] = useState<string | null>(null);
   const [profileId, setProfileId] = useState<string | null>(null);
-  const canListProfiles = consoleKey.covers('full');
   const macro = lookups.macros.find((m) => String(m.id) === macroId);
   const profiles = useAsync(
-    () => (canListProfiles && macro?.kind === 'python' ? unwrap(keyApi.GET('/api/macro-setting-profiles', { params: { query: { macro_id: macro.id } } })).then((r) => r.items) : Promise.resolve([])),
-    [canListProfiles, macro?.id],
+    () => (macro?.kind === 'python' ? unwrap(api.GET('/api/macro-setting-profiles', { params: { query: { macro_id: macro.id } } })).then((r) => r.items) : Promise.resolve([])),
+    [macro?.id],
   );
   useEffect(() => {
     if (!device) return;
@@ -64,12 +61,10 @@ export function EditDeviceModal({ device, lookups, onClose, onSaved }: { device:
           <Select label="Macro" description="What the device runs" placeholder="No macro" clearable searchable value={macroId}
             onChange={(value) => { setMacroId(value); setProfileId(null); }}
             data={lookups.macros.map((m) => ({ value: String(m.id), label: `${m.name} (${m.kind === 'python' ? 'Python' : 'block'})` }))} />
-          {macro?.kind === 'python' && (canListProfiles ? (
+          {macro?.kind === 'python' && (
             <Select label="Settings profile" description="Empty: the macro's Default profile" placeholder="Default" clearable value={profileId} onChange={setProfileId}
               data={(profiles.data ?? []).map((p) => ({ value: String(p.id), label: p.name }))} />
-          ) : (
-            <Text size="sm" c="dimmed">The device follows this macro's Default profile. Choosing another profile needs a full-access console key (profiles are a key route).</Text>
-          ))}
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>Cancel</Button>
             <Button type="submit" loading={save.pending}>Save device</Button>

@@ -1,6 +1,6 @@
-// Names for the ids in device rows and choices for the forms: the user's groups (a key
-// route, devices:control) and macros (a session route), the first 200 of each.
-import { api, keyApi } from '../../api/client';
+// Names for the ids in device rows and choices for the forms: the user's groups and macros,
+// the first 200 of each.
+import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import type { DeviceGroup, Macro } from '../../api/types';
 import { useAsync } from '../../lib/use-async';
@@ -13,15 +13,15 @@ export interface Lookups {
 }
 
 export async function loadGroups(): Promise<DeviceGroup[]> {
-  return (await unwrap(keyApi.GET('/api/emulator/groups', { params: { query: { page_size: 200, sort: 'name' } } }))).rows;
+  return (await unwrap(api.GET('/api/emulator/groups', { params: { query: { page_size: 200, sort: 'name' } } }))).rows;
 }
 
 export async function loadMacros(): Promise<Macro[]> {
   return (await unwrap(api.GET('/api/macros', { params: { query: { page_size: 200 } } }))).rows;
 }
 
-export function useLookups(canListGroups: boolean): Lookups & { reload(): void } {
-  const groups = useAsync(() => (canListGroups ? loadGroups() : Promise.resolve([])), [canListGroups]);
+export function useLookups(): Lookups & { reload(): void } {
+  const groups = useAsync(loadGroups, []);
   const macros = useAsync(loadMacros, []);
   const g = groups.data ?? [];
   const m = macros.data ?? [];

@@ -15,9 +15,7 @@ import { Pager, pageFrom } from '../../components/Pager';
 import { StatusBadge } from '../../components/StatusBadge';
 import { Time } from '../../components/Time';
 import { useAsync } from '../../lib/use-async';
-import { useConsoleKey } from '../../state/console-key';
 import { CreateKeyModal, type KeyPreset } from './CreateKeyModal';
-import { TEXT } from '../../theme';
 
 const PAGE_SIZE = 20;
 
@@ -82,18 +80,14 @@ export function ApiKeysPage() {
 }
 
 function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }) {
-  const consoleKey = useConsoleKey();
-  const isConsoleKey = consoleKey.current?.whoami.api_key.id === apiKey.id;
   const revoke = async () => {
     await unwrap(api.DELETE('/api/api-keys/{id}', { params: { path: { id: apiKey.id } } }));
-    if (isConsoleKey) consoleKey.forget();
     onRevoked();
   };
   return (
     <Table.Tr>
       <Table.Td>
         <Text size="sm" fw={600}>{apiKey.name}</Text>
-        {isConsoleKey && <Text size="xs" c={TEXT.success}>In use in this tab</Text>}
       </Table.Td>
       <Table.Td><Text className="mono">{apiKey.prefix}…</Text></Table.Td>
       <Table.Td>

@@ -8,13 +8,11 @@ import type { ExpiresIn, Scope } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { SecretOnce } from '../../components/SecretOnce';
 import { useAction } from '../../lib/use-async';
-import { useConsoleKey } from '../../state/console-key';
 import { AI_CLIENT_PRESET, EXPIRY_CHOICES, SCOPE_INFO } from './scopes';
 
 export type KeyPreset = 'custom' | 'ai-client';
 
 export function CreateKeyModal({ opened, preset, onClose, onCreated }: { opened: boolean; preset: KeyPreset; onClose: () => void; onCreated: () => void }) {
-  const consoleKey = useConsoleKey();
   const [name, setName] = useState('');
   const [expiresIn, setExpiresIn] = useState<ExpiresIn & string>('90d');
   const [scopes, setScopes] = useState<Scope[]>([]);
@@ -24,13 +22,11 @@ export function CreateKeyModal({ opened, preset, onClose, onCreated }: { opened:
     setCreated({ key: result.key, name: result.api_key.name });
     onCreated();
   });
-  const adopt = useAction(consoleKey.adopt);
 
   useEffect(() => {
     if (!opened) return;
     setCreated(null);
     create.reset();
-    adopt.reset();
     if (preset === 'ai-client') {
       setName(AI_CLIENT_PRESET.name);
       setExpiresIn(AI_CLIENT_PRESET.expires_in);
@@ -47,18 +43,13 @@ export function CreateKeyModal({ opened, preset, onClose, onCreated }: { opened:
     event.preventDefault();
     void create.run();
   };
-  const usedHere = created !== null && consoleKey.current?.key === created.key;
 
   return (
     <Modal opened={opened} onClose={onClose} size="lg" title={<Text fw={650}>{created ? 'Your new API key' : preset === 'ai-client' ? 'Create a key for an AI client' : 'Create an API key'}</Text>}>
       {created ? (
         <Stack>
           <SecretOnce label={`Key “${created.name}”`} secret={created.key} />
-          <ErrorAlert error={adopt.error} />
-          <Group justify="space-between">
-            <Button variant="light" disabled={usedHere} loading={adopt.pending} onClick={() => void adopt.run(created.key)}>
-              {usedHere ? 'In use in this tab' : 'Also use it in this tab'}
-            </Button>
+          <Group justify="flex-end">
             <Button onClick={onClose}>Done</Button>
           </Group>
         </Stack>

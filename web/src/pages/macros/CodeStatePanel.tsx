@@ -1,10 +1,9 @@
-// A Python macro's code snapshot. Reading it is a key route (macros:run), so it needs the
-// console key; pushing code happens on the user's machine with `svc code push`.
+// A Python macro's code snapshot (read with the session), and how to push code: that
+// happens on the user's machine with `svc code push` and a key.
 import { Card, Code, DataList, Stack, Text, Title } from '@mantine/core';
-import { keyApi } from '../../api/client';
+import { api } from '../../api/client';
 import { ApiError, unwrap } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { KeyGate } from '../../components/KeyGate';
 import { Loading } from '../../components/Loading';
 import { exactTime } from '../../components/Time';
 import { formatBytes } from '../../lib/format';
@@ -13,16 +12,14 @@ import { useAsync } from '../../lib/use-async';
 export function CodeStatePanel({ macroId }: { macroId: number }) {
   return (
     <Stack gap="lg">
-      <KeyGate need="macros:run" routes={['GET /api/macros/{id}/code-state']}>
-        <CodeState macroId={macroId} />
-      </KeyGate>
+      <CodeState macroId={macroId} />
       <PushHowTo macroId={macroId} />
     </Stack>
   );
 }
 
 function CodeState({ macroId }: { macroId: number }) {
-  const state = useAsync(() => unwrap(keyApi.GET('/api/macros/{id}/code-state', { params: { path: { id: macroId } } })), [macroId]);
+  const state = useAsync(() => unwrap(api.GET('/api/macros/{id}/code-state', { params: { path: { id: macroId } } })), [macroId]);
   if (state.loading && !state.data) return <Loading label="Reading the code snapshot…" />;
   if (state.error instanceof ApiError && state.error.code === 'code_not_synced') {
     return (

@@ -1,15 +1,13 @@
-// A code macro's settings profiles. Every profile route is a key route for full-access keys
-// only, so the panel needs a full-access console key.
+// A code macro's settings profiles: the named argument sets its devices can follow.
 import { Badge, Button, Card, Group, Table, Text } from '@mantine/core';
 import { useState } from 'react';
-import { keyApi } from '../../api/client';
+import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import type { Profile } from '../../api/types';
 import { setQuery, useLocation } from '../../app/router';
 import { Confirm } from '../../components/Confirm';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PlusIcon } from '../../components/icons';
-import { KeyGate } from '../../components/KeyGate';
 import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
@@ -18,15 +16,6 @@ import { ProfileModal } from './ProfileModal';
 import { TEXT } from '../../theme';
 
 const PAGE_SIZE = 20;
-const ROUTES = ['GET /api/macro-setting-profiles', 'POST /api/macro-setting-profiles', 'PUT and DELETE /api/macro-setting-profiles/{id}'];
-
-export function ProfilesPanel({ macroId }: { macroId: number }) {
-  return (
-    <KeyGate need="full" routes={ROUTES}>
-      <Profiles macroId={macroId} />
-    </KeyGate>
-  );
-}
 
 function argsSummary(args: Profile['args']): string {
   const names = Object.keys(args).filter((name) => name !== '__cli_args__');
@@ -34,8 +23,8 @@ function argsSummary(args: Profile['args']): string {
   return (names.length === 0 ? 'No arguments' : names.join(', ')) + cli;
 }
 
-function Profiles({ macroId }: { macroId: number }) {
-  const profiles = useAsync(() => unwrap(keyApi.GET('/api/macro-setting-profiles', { params: { query: { macro_id: macroId } } })), [macroId]);
+export function ProfilesPanel({ macroId }: { macroId: number }) {
+  const profiles = useAsync(() => unwrap(api.GET('/api/macro-setting-profiles', { params: { query: { macro_id: macroId } } })), [macroId]);
   const [editing, setEditing] = useState<Profile | null | 'new'>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const { query } = useLocation();
@@ -43,7 +32,7 @@ function Profiles({ macroId }: { macroId: number }) {
   const pages = Math.max(1, Math.ceil(items.length / PAGE_SIZE));
   const page = Math.min(pages, Math.max(1, Number(query.get('profiles_page') ?? 1) || 1));
   const remove = async (profile: Profile) => {
-    const result = await unwrap(keyApi.DELETE('/api/macro-setting-profiles/{id}', { params: { path: { id: profile.id } } }));
+    const result = await unwrap(api.DELETE('/api/macro-setting-profiles/{id}', { params: { path: { id: profile.id } } }));
     const fallback = items.find((p) => p.id === result.repointed_to)?.name ?? 'Default';
     setNotice(`Deleted “${profile.name}”. Devices that followed it now follow “${fallback}”.`);
     profiles.reload();

@@ -1,7 +1,10 @@
-// Block programs are JSON. The editor checks the syntax as you type; the service checks the
-// program when it is saved and its 422 answer names the field at fault.
-/** What `blocks` accepts: a program object, or an array (`[]`, the empty program). */
-export type Program = Record<string, unknown> | unknown[];
+// Block programs are JSON: an object, or an array (`[]` is the empty program), as the
+// service's schema says. The editor checks that as you type; the service checks the program
+// itself when it is saved, and its 422 answer names the field at fault.
+import type { paths } from '../../api/schema';
+
+/** The body's `blocks` as the generated types spell `type: [object, array]`. */
+export type Program = NonNullable<NonNullable<paths['/api/macros']['post']['requestBody']>['content']['application/json']['blocks']>;
 export type Parsed = { ok: true; value: Program } | { ok: false; error: string };
 
 export function parseProgram(text: string): Parsed {
@@ -12,8 +15,8 @@ export function parseProgram(text: string): Parsed {
   } catch (error) {
     return { ok: false, error: `Not valid JSON: ${error instanceof Error ? error.message : 'cannot be read'}` };
   }
-  // The API takes a program object, or [] (the empty program older clients send).
-  if (value === null || typeof value !== 'object') return { ok: false, error: 'A program is a JSON object (or [] for an empty one).' };
+  if (typeof value !== 'object' || value === null) return { ok: false, error: 'A block program is a JSON object, or [] for an empty one.' };
+  // Checked above to be an object or an array; the generated type cannot name "any object".
   return { ok: true, value: value as Program };
 }
 

@@ -1,40 +1,36 @@
 // The first page after signing in: the plan, counts of what exists, and the next steps.
 import type { ReactNode } from 'react';
 import { Anchor, Card, Code, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { api, keyApi } from '../../api/client';
+import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { Link } from '../../app/router';
 import { CheckIcon, CodeIcon, KeyIcon } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { useAsync } from '../../lib/use-async';
-import { useConsoleKey } from '../../state/console-key';
 import { useSession, useUser } from '../../state/session';
 import { PlanCard } from '../account/PlanCard';
 import { TEXT } from '../../theme';
 
-/** Devices are counted only when the tab's key may list them (a key route). */
-async function loadCounts(canListDevices: boolean) {
+async function loadCounts() {
   const [keys, macros, devices] = await Promise.all([
     unwrap(api.GET('/api/api-keys')),
     unwrap(api.GET('/api/macros', { params: { query: { page_size: 1 } } })),
-    canListDevices ? unwrap(keyApi.GET('/api/emulator/devices', { params: { query: { page_size: 1 } } })) : Promise.resolve(null),
+    unwrap(api.GET('/api/emulator/devices', { params: { query: { page_size: 1 } } })),
   ]);
-  return { activeKeys: keys.items.filter((k) => k.state === 'Active').length, macros: macros.total_rows, devices: devices?.total_rows ?? null };
+  return { activeKeys: keys.items.filter((k) => k.state === 'Active').length, macros: macros.total_rows, devices: devices.total_rows };
 }
 
 export function OverviewPage() {
   const user = useUser();
   const { subscription } = useSession();
-  const canListDevices = useConsoleKey().covers('devices:control');
-  const counts = useAsync(() => loadCounts(canListDevices), [canListDevices]);
-  const devices = counts.data?.devices ?? null;
+  const counts = useAsync(loadCounts, []);
   const steps = [
     { done: (counts.data?.activeKeys ?? 0) > 0, title: 'Create an API key', text: 'Scripts, the svc command line and AI clients call the service with a key.', to: '/keys', action: 'Open API keys' },
     { done: (counts.data?.macros ?? 0) > 0, title: 'Create a macro', text: 'A Python macro runs your code; a block macro runs a block program.', to: '/macros', action: 'Open macros' },
     {
-      done: devices !== null && devices > 0,
+      done: (counts.data?.devices ?? 0) > 0,
       title: 'Add a device',
-      text: `Register a device on your machine (its ADB port) or a cloud device.${devices === null ? ' (Counting them needs an API key in this tab.)' : ''}`,
+      text: 'Register a device on your machine (its ADB port) or a cloud device.',
       to: '/devices',
       action: 'Open devices',
     },

@@ -1,7 +1,7 @@
 // Which device uses which proxy: assigning, the connection info, and removing.
 import { Button, Card, Group, Modal, Select, Stack, Table, Text } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { keyApi } from '../../api/client';
+import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import type { ProxyAssignment } from '../../api/types';
 import { setQuery, useLocation } from '../../app/router';
@@ -20,7 +20,7 @@ import { TEXT } from '../../theme';
 const PAGE_SIZE = 25;
 
 export function AssignmentsTab() {
-  const assignments = useAsync(() => unwrap(keyApi.GET('/api/proxy/assignments')), []);
+  const assignments = useAsync(() => unwrap(api.GET('/api/proxy/assignments')), []);
   const [assigning, setAssigning] = useState(false);
   const [info, setInfo] = useState<ProxyAssignment | null>(null);
   const { query } = useLocation();
@@ -54,7 +54,7 @@ export function AssignmentsTab() {
                     <Table.Td ta="right">
                       <Group gap={4} justify="flex-end" wrap="nowrap">
                         <Button size="xs" variant="light" onClick={() => setInfo(a)} aria-label={`Connection info for ${a.device_name}`}>Connection info</Button>
-                        <Confirm title="Remove this assignment?" confirmLabel="Remove" onConfirm={async () => { await unwrap(keyApi.DELETE('/api/proxy/assignments/{id}', { params: { path: { id: a.id } } })); assignments.reload(); }}
+                        <Confirm title="Remove this assignment?" confirmLabel="Remove" onConfirm={async () => { await unwrap(api.DELETE('/api/proxy/assignments/{id}', { params: { path: { id: a.id } } })); assignments.reload(); }}
                           trigger={(open) => <Button size="xs" variant="subtle" c={TEXT.danger} onClick={open} aria-label={`Remove the proxy from ${a.device_name}`}>Remove</Button>}>
                           {a.device_name} stops using {proxyName(a.proxy)}.
                         </Confirm>
@@ -75,13 +75,13 @@ export function AssignmentsTab() {
 }
 
 function AssignModal({ opened, onClose, onAssigned }: { opened: boolean; onClose: () => void; onAssigned: () => void }) {
-  const proxies = useAsync(() => (opened ? unwrap(keyApi.GET('/api/proxy', { params: { query: { page_size: 200 } } })) : Promise.resolve(null)), [opened]);
-  const devices = useAsync(() => (opened ? unwrap(keyApi.GET('/api/emulator/devices', { params: { query: { page_size: 200 } } })) : Promise.resolve(null)), [opened]);
+  const proxies = useAsync(() => (opened ? unwrap(api.GET('/api/proxy', { params: { query: { page_size: 200 } } })) : Promise.resolve(null)), [opened]);
+  const devices = useAsync(() => (opened ? unwrap(api.GET('/api/emulator/devices', { params: { query: { page_size: 200 } } })) : Promise.resolve(null)), [opened]);
   const [proxyId, setProxyId] = useState<string | null>(null);
   const [deviceId, setDeviceId] = useState<string | null>(null);
   const [sessionType, setSessionType] = useState<'sticky' | 'rotating'>('sticky');
   const assign = useAction(async () => {
-    await unwrap(keyApi.POST('/api/proxy/assignments', { body: { proxy_id: Number(proxyId), emulator_device_id: Number(deviceId), session_type: sessionType } }));
+    await unwrap(api.POST('/api/proxy/assignments', { body: { proxy_id: Number(proxyId), emulator_device_id: Number(deviceId), session_type: sessionType } }));
     onAssigned();
     onClose();
   });

@@ -2,7 +2,7 @@
 // user confirms a reveal, which the service writes to its audit log.
 import { Alert, Button, Code, DataList, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { keyApi } from '../../api/client';
+import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import type { ConnectionInfo, ProxyAssignment } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -14,7 +14,7 @@ export function ConnectionInfoModal({ assignment, onClose }: { assignment: Proxy
   const [asking, setAsking] = useState(false);
   const load = useAction(async (reveal: boolean) => {
     if (!assignment) return;
-    setInfo(await unwrap(keyApi.GET('/api/proxy/assignments/{id}/connection-info', { params: { path: { id: assignment.id }, query: { include_secrets: reveal } } })));
+    setInfo(await unwrap(api.GET('/api/proxy/assignments/{id}/connection-info', { params: { path: { id: assignment.id }, query: { include_secrets: reveal } } })));
     setAsking(false);
   });
   useEffect(() => {

@@ -1,7 +1,7 @@
 // Importing many proxies, one a line; the answer says which lines were refused and why.
 import { Alert, Button, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
-import { keyApi } from '../../api/client';
+import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import type { ImportResult } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -12,7 +12,7 @@ export function ImportModal({ opened, onClose, onImported }: { opened: boolean; 
   const [text, setText] = useState('');
   const [result, setResult] = useState<ImportResult | null>(null);
   const run = useAction(async () => {
-    setResult(await unwrap(keyApi.POST('/api/proxy/import', { body: { proxies: text } })));
+    setResult(await unwrap(api.POST('/api/proxy/import', { body: { proxies: text } })));
     onImported();
   });
   useEffect(() => {

@@ -1,8 +1,6 @@
-// Proxies, their assignments to devices and their traffic. Every proxy route is a key route
-// for full-access keys only.
+// Proxies, their assignments to devices and their traffic.
 import { Tabs } from '@mantine/core';
 import { setQuery, useLocation } from '../../app/router';
-import { KeyGate } from '../../components/KeyGate';
 import { PageHeader } from '../../components/PageHeader';
 import { AssignmentsTab } from './AssignmentsTab';
 import { ProxyListTab } from './ProxyListTab';
@@ -16,18 +14,16 @@ export function ProxiesPage() {
   return (
     <>
       <PageHeader title="Proxies" description="Your own HTTP, HTTPS and SOCKS5 proxies: check them, assign them to devices, and see the traffic through them." />
-      <KeyGate need="full" routes={['GET /api/proxy', 'GET /api/proxy/assignments', 'GET /api/proxy/usage', 'and the other /api/proxy routes']}>
-        <Tabs value={tab} onChange={(v) => setQuery({ tab: v === 'proxies' ? undefined : v, page: undefined, status: undefined, mode: undefined, period: undefined })} keepMounted={false}>
-          <Tabs.List mb="lg">
-            <Tabs.Tab value="proxies">Proxies</Tabs.Tab>
-            <Tabs.Tab value="assignments">Assignments</Tabs.Tab>
-            <Tabs.Tab value="usage">Usage</Tabs.Tab>
-          </Tabs.List>
-          <Tabs.Panel value="proxies"><ProxyListTab /></Tabs.Panel>
-          <Tabs.Panel value="assignments"><AssignmentsTab /></Tabs.Panel>
-          <Tabs.Panel value="usage"><UsageTab /></Tabs.Panel>
-        </Tabs>
-      </KeyGate>
+      <Tabs value={tab} onChange={(v) => setQuery({ tab: v === 'proxies' ? undefined : v, page: undefined, status: undefined, mode: undefined, period: undefined })} keepMounted={false}>
+        <Tabs.List mb="lg">
+          <Tabs.Tab value="proxies">Proxies</Tabs.Tab>
+          <Tabs.Tab value="assignments">Assignments</Tabs.Tab>
+          <Tabs.Tab value="usage">Usage</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="proxies"><ProxyListTab /></Tabs.Panel>
+        <Tabs.Panel value="assignments"><AssignmentsTab /></Tabs.Panel>
+        <Tabs.Panel value="usage"><UsageTab /></Tabs.Panel>
+      </Tabs>
     </>
   );
 }

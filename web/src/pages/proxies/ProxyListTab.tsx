@@ -2,7 +2,7 @@
 // renaming and deleting; adding one or importing many.
 import { Button, Card, Group, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { keyApi } from '../../api/client';
+import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import type { Proxy } from '../../api/types';
 import { setQuery, useLocation } from '../../app/router';
@@ -30,7 +30,7 @@ export function ProxyListTab() {
   const page = pageFrom(query);
   const status = STATUSES.find((s) => s === query.get('status'));
   const mode = MODES.find((m) => m === query.get('mode'));
-  const proxies = useAsync(() => unwrap(keyApi.GET('/api/proxy', { params: { query: { page, page_size: PAGE_SIZE, ...(status ? { status } : {}), ...(mode ? { mode } : {}) } } })), [page, status, mode]);
+  const proxies = useAsync(() => unwrap(api.GET('/api/proxy', { params: { query: { page, page_size: PAGE_SIZE, ...(status ? { status } : {}), ...(mode ? { mode } : {}) } } })), [page, status, mode]);
   const [dialog, setDialog] = useState<'add' | 'import' | null>(null);
   const [renaming, setRenaming] = useState<Proxy | null>(null);
   const rows = proxies.data?.rows ?? [];
@@ -82,7 +82,7 @@ export function ProxyListTab() {
 
 function ProxyRow({ proxy: p, onChanged, onRename }: { proxy: Proxy; onChanged: () => void; onRename: () => void }) {
   const check = useAction(async () => {
-    await unwrap(keyApi.POST('/api/proxy/{id}/validate', { params: { path: { id: p.id } } }));
+    await unwrap(api.POST('/api/proxy/{id}/validate', { params: { path: { id: p.id } } }));
     onChanged();
   });
   return (
@@ -103,7 +103,7 @@ function ProxyRow({ proxy: p, onChanged, onRename }: { proxy: Proxy; onChanged: 
         <Group gap={4} justify="flex-end" wrap="nowrap">
           <Button size="xs" variant="light" loading={check.pending} onClick={() => void check.run()} aria-label={`${check.pending ? 'Checking' : 'Check now'} ${proxyName(p)}`}>{check.pending ? 'Checking' : 'Check now'}</Button>
           <Button size="xs" variant="subtle" onClick={onRename} aria-label={`Rename ${proxyName(p)}`}>Rename</Button>
-          <Confirm title="Delete this proxy?" confirmLabel="Delete proxy" onConfirm={async () => { await unwrap(keyApi.DELETE('/api/proxy/{id}', { params: { path: { id: p.id } } })); onChanged(); }}
+          <Confirm title="Delete this proxy?" confirmLabel="Delete proxy" onConfirm={async () => { await unwrap(api.DELETE('/api/proxy/{id}', { params: { path: { id: p.id } } })); onChanged(); }}
             trigger={(open) => <Button size="xs" variant="subtle" c={TEXT.danger} onClick={open} aria-label={`Delete ${proxyName(p)}`}>Delete</Button>}>
             {proxyName(p)} is removed, with its assignments to devices.
           </Confirm>
@@ -122,7 +122,7 @@ function RenameModal({ proxy, onClose, onSaved }: { proxy: Proxy | null; onClose
   }
   const save = useAction(async () => {
     if (!proxy) return;
-    await unwrap(keyApi.PUT('/api/proxy/{id}', { params: { path: { id: proxy.id } }, body: { label: label.trim() ? label : null } }));
+    await unwrap(api.PUT('/api/proxy/{id}', { params: { path: { id: proxy.id } }, body: { label: label.trim() ? label : null } }));
     onSaved();
     setShownFor(null);
     onClose();

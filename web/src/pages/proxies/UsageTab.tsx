@@ -1,7 +1,7 @@
 // Traffic through the proxies for a period, per proxy, device and group. The API answers
 // totals per period (today, this week, this month, all time), not a series per day.
 import { Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { keyApi } from '../../api/client';
+import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { setQuery, useLocation } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -40,7 +40,7 @@ function Bars({ title, bars }: { title: string; bars: Bar[] }) {
 export function UsageTab() {
   const { query } = useLocation();
   const period = (PERIODS.find((p) => p === query.get('period')) ?? 'today') as Period;
-  const usage = useAsync(() => unwrap(keyApi.GET('/api/proxy/usage', { params: { query: { period } } })), [period]);
+  const usage = useAsync(() => unwrap(api.GET('/api/proxy/usage', { params: { query: { period } } })), [period]);
   const u = usage.data;
   return (
     <Stack>

@@ -1,9 +1,8 @@
-// Choices for the run filters and the report form: macros (session route) and, when the
-// console key covers devices:control, devices (key route; otherwise a device id is typed).
-import { api, keyApi } from '../../api/client';
+// Choices for the run filters and the report form: the user's macros and devices, the
+// first 200 of each.
+import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { useAsync } from '../../lib/use-async';
-import { useConsoleKey } from '../../state/console-key';
 import type { Choice } from './ReportRunModal';
 
 export interface RunChoices {
@@ -12,12 +11,8 @@ export interface RunChoices {
 }
 
 export function useRunChoices(): RunChoices {
-  const canListDevices = useConsoleKey().covers('devices:control');
   const macros = useAsync(() => unwrap(api.GET('/api/macros', { params: { query: { page_size: 200 } } })), []);
-  const devices = useAsync(
-    () => (canListDevices ? unwrap(keyApi.GET('/api/emulator/devices', { params: { query: { page_size: 200 } } })).then((r) => r.rows) : Promise.resolve([])),
-    [canListDevices],
-  );
+  const devices = useAsync(() => unwrap(api.GET('/api/emulator/devices', { params: { query: { page_size: 200 } } })).then((r) => r.rows), []);
   return {
     macros: (macros.data?.rows ?? []).map((m) => ({ value: String(m.id), label: m.name, kind: m.kind })),
     devices: (devices.data ?? []).map((d) => ({ value: String(d.id), label: d.is_hosted ? `${d.name} (cloud)` : `${d.name} (port ${d.port})` })),

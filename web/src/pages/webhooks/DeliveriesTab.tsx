@@ -2,7 +2,7 @@
 // status, refreshed every few seconds while some are still pending.
 import { Anchor, Button, Card, Group, Select, Table, Text } from '@mantine/core';
 import { useEffect } from 'react';
-import { keyApi } from '../../api/client';
+import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { Link, setQuery, useLocation } from '../../app/router';
 import { Empty } from '../../components/Empty';
@@ -24,9 +24,9 @@ export function DeliveriesTab() {
   const page = pageFrom(query);
   const endpointId = query.get('endpoint_id');
   const status = STATUSES.find((s) => s === query.get('status'));
-  const endpoints = useAsync(() => unwrap(keyApi.GET('/api/webhooks')), []);
+  const endpoints = useAsync(() => unwrap(api.GET('/api/webhooks')), []);
   const deliveries = useAsync(
-    () => unwrap(keyApi.GET('/api/webhooks/deliveries', { params: { query: { page, page_size: PAGE_SIZE, ...(endpointId ? { endpoint_id: Number(endpointId) } : {}), ...(status ? { status } : {}) } } })),
+    () => unwrap(api.GET('/api/webhooks/deliveries', { params: { query: { page, page_size: PAGE_SIZE, ...(endpointId ? { endpoint_id: Number(endpointId) } : {}), ...(status ? { status } : {}) } } })),
     [page, endpointId, status],
   );
   const rows = deliveries.data?.rows ?? [];

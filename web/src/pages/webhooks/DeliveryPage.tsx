@@ -2,11 +2,10 @@
 // sending it again.
 import { Alert, Anchor, Button, Card, Code, DataList, Grid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { keyApi } from '../../api/client';
+import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { Link } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { KeyGate } from '../../components/KeyGate';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -24,18 +23,16 @@ const pretty = (text: string) => {
 
 export function DeliveryPage({ params }: { params: Record<string, string> }) {
   return (
-    <KeyGate need="full" routes={['GET /api/webhooks/deliveries/{id}', 'POST /api/webhooks/deliveries/{id}/redeliver']}>
-      <Delivery id={Number(params.id)} />
-    </KeyGate>
+    <Delivery id={Number(params.id)} />
   );
 }
 
 function Delivery({ id }: { id: number }) {
-  const delivery = useAsync(() => unwrap(keyApi.GET('/api/webhooks/deliveries/{id}', { params: { path: { id } } })), [id]);
-  const endpoints = useAsync(() => unwrap(keyApi.GET('/api/webhooks')), []);
+  const delivery = useAsync(() => unwrap(api.GET('/api/webhooks/deliveries/{id}', { params: { path: { id } } })), [id]);
+  const endpoints = useAsync(() => unwrap(api.GET('/api/webhooks')), []);
   const [requeued, setRequeued] = useState(false);
   const redeliver = useAction(async () => {
-    await unwrap(keyApi.POST('/api/webhooks/deliveries/{id}/redeliver', { params: { path: { id } } }));
+    await unwrap(api.POST('/api/webhooks/deliveries/{id}/redeliver', { params: { path: { id } } }));
     setRequeued(true);
     delivery.reload();
   });

@@ -2,7 +2,7 @@
 // secret, delete. An account holds at most 10, so the list is one page.
 import { Alert, Badge, Button, Card, Group, Menu, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
-import { keyApi } from '../../api/client';
+import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import type { WebhookEndpoint } from '../../api/types';
 import { setQuery } from '../../app/router';
@@ -24,13 +24,13 @@ const scopeText = (e: WebhookEndpoint) =>
   e.scope_mode === 'all' ? 'All devices' : e.scope_mode === 'groups' ? `${e.scope_group_ids.length} group(s), ${e.scope_device_count} device(s)` : `${e.scope_device_ids.length} device(s)`;
 
 export function EndpointsTab() {
-  const endpoints = useAsync(() => unwrap(keyApi.GET('/api/webhooks')), []);
+  const endpoints = useAsync(() => unwrap(api.GET('/api/webhooks')), []);
   const choices = useScopeChoices();
   const [editing, setEditing] = useState<WebhookEndpoint | 'new' | null>(null);
   const [notice, setNotice] = useState<{ text: string; endpointId: number } | null>(null);
   const [rotated, setRotated] = useState<{ secret: string; warning: string } | null>(null);
   const test = useAction(async (endpoint: WebhookEndpoint) => {
-    const result = await unwrap(keyApi.POST('/api/webhooks/{id}/test', { params: { path: { id: endpoint.id } } }));
+    const result = await unwrap(api.POST('/api/webhooks/{id}/test', { params: { path: { id: endpoint.id } } }));
     setNotice({ text: result.message, endpointId: endpoint.id });
   });
   const items = endpoints.data?.items ?? [];
@@ -117,11 +117,11 @@ function EndpointRow({ endpoint: e, testing, onTest, onEdit, onRotated, onChange
             </Menu.Dropdown>
           </Menu>
           <Confirm title="Regenerate the signing secret?" confirmLabel="Regenerate" danger={false} opened={confirm === 'rotate'} onClose={() => setConfirm(null)}
-            onConfirm={async () => { onRotated(await unwrap(keyApi.POST('/api/webhooks/{id}/regenerate-secret', { params: { path: { id: e.id } } }))); onChanged(); }}>
+            onConfirm={async () => { onRotated(await unwrap(api.POST('/api/webhooks/{id}/regenerate-secret', { params: { path: { id: e.id } } }))); onChanged(); }}>
             Deliveries are signed with the new secret at once; update your receiver right after.
           </Confirm>
           <Confirm title="Delete this endpoint?" confirmLabel="Delete endpoint" opened={confirm === 'delete'} onClose={() => setConfirm(null)}
-            onConfirm={async () => { await unwrap(keyApi.DELETE('/api/webhooks/{id}', { params: { path: { id: e.id } } })); onChanged(); }}>
+            onConfirm={async () => { await unwrap(api.DELETE('/api/webhooks/{id}', { params: { path: { id: e.id } } })); onChanged(); }}>
             No more events go to {e.url}. Its delivery history stays readable.
           </Confirm>
         </Group>
