@@ -461,11 +461,21 @@ describe('who may call', () => {
     expect((await items(a, macroId)).map((p) => p.name)).toEqual(['Default', 'Guarded']);
   });
 
-  test('the application session is refused with 401', async () => {
+  test("the owner's own session is admitted (decision 0006): it reads the profiles", async () => {
     const a = await account();
     const macroId = await createMacro(a);
+    await createProfile(a, macroId, 'Guarded');
+    const res = await t.app.inject({ url: `${URL_BASE}?macro_id=${macroId}`, headers: a.user.auth });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().items.map((p: { name: string }) => p.name)).toEqual(['Default', 'Guarded']);
+  });
+
+  test("another account's session gets 404 for the macro's profiles and changes nothing", async () => {
+    const a = await account();
+    const other = await account();
+    const macroId = await createMacro(a);
     const profile = await createProfile(a, macroId, 'Guarded');
-    for (const res of await Promise.all(calls(a, a.user.auth, macroId, profile.id))) expect(res.statusCode).toBe(401);
+    for (const res of await Promise.all(calls(a, other.user.auth, macroId, profile.id))) expect(res.statusCode).toBe(404);
     expect((await items(a, macroId)).map((p) => p.name)).toEqual(['Default', 'Guarded']);
   });
 });

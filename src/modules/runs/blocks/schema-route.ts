@@ -13,6 +13,7 @@ export function blockSchemaRoutes(baseUrl: string): FastifyPluginAsyncTypebox {
       {
         config: publicRoute(),
         schema: {
+          operationId: 'getBlockProgramSchema',
           tags: ['macros'],
           summary: 'The JSON Schema (draft 2020-12) of a block program',
           description: 'What `blocks` of a block macro must be: `{"version": 1, "steps": [...]}`, every step kind with its fields.',

@@ -32,6 +32,7 @@ export function deviceRpcRoutes(rpc: DeviceRpc): FastifyPluginAsyncTypebox {
         {
           config: publicRoute(),
           schema: {
+            operationId: `runDevice${name.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('')}`,
             tags: ['runs'],
             summary: `svc_device.${name}: ${fn.summary}`,
             description: "Called by the Python SDK `svc_device` inside a cloud run, with `Authorization: Bearer <SVC_RUN_TOKEN>`. The token opens only its run's device, and only while the run is `launching` or `running`.",
