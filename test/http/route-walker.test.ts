@@ -1,19 +1,21 @@
 // Walks every registered route. Key routes must refuse a missing, a malformed and a
 // revoked key, and an out-of-scope key where they have a scope; application routes must
-// refuse a key. Routes added by later issues are covered without writing anything here.
+// refuse a key; admin routes must refuse a key and a signed-in session. Routes added by
+// later issues are covered without writing anything here.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SCOPES } from '../../src/core/context.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { createKey, signUp } from '../helpers/users.js';
+import { createKey, type SignedUpUser, signUp } from '../helpers/users.js';
 
 let t: TestApp;
+let user: SignedUpUser;
 let validKey: string;
 let revokedKey: string;
 const keysByScope = new Map<string, string>();
 
 beforeAll(async () => {
   t = await createTestApp({ env: { ADMIN_TOKEN: 'admin-token-for-tests-0123456789' } });
-  const user = await signUp(t.app);
+  user = await signUp(t.app);
   validKey = (await createKey(t.app, user)).key;
   const revoked = await createKey(t.app, user);
   await t.app.inject({ method: 'DELETE', url: `/api/api-keys/${revoked.id}`, headers: user.auth });
@@ -90,9 +92,18 @@ describe('every admin route', () => {
   test('refuses a key and a session with 401', async () => {
     const adminRoutes = t.app.routeCatalog.filter((r) => r.auth.kind === 'admin');
     expect(adminRoutes.length).toBeGreaterThan(0);
+    // The session is the signed-in owner's, whose key the same user made: neither stands in
+    // for the operator's token, alone or together.
+    const credentials: [string, Record<string, string>][] = [
+      ['a key', { 'x-api-key': validKey }],
+      ['a session', user.auth],
+      ['a key and a session', { 'x-api-key': validKey, ...user.auth }],
+    ];
     for (const route of adminRoutes) {
-      const res = await send(route.method, route.url, { 'x-api-key': validKey });
-      expect([route.url, res.statusCode]).toEqual([route.url, 401]);
+      for (const [label, headers] of credentials) {
+        const res = await send(route.method, route.url, headers);
+        expect([route.url, label, res.statusCode]).toEqual([route.url, label, 401]);
+      }
     }
   });
 });
