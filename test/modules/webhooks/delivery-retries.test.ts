@@ -1,54 +1,10 @@
-// Signed delivery to a real HTTPS receiver, verified by the `standardwebhooks` package;
-// matching by pattern and scope; every status path; the schedule with jitter, Retry-After,
-// 410, the streak rule, re-enable, regenerate, redeliver and delete.
+// A delivery to a real HTTPS receiver: signed per Standard Webhooks (verified by the standardwebhooks package), matched by pattern and scope, retried on the schedule with jitter and Retry-After, and ended by 410.
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { ManualClock } from '../../../src/lib/clock.js';
-import type { WebhookWorkerHandle } from '../../../src/modules/webhooks/runner.js';
-import { createTestApp, type TestApp } from '../../helpers/app.js';
+import { describe, expect, test } from 'vitest';
 import { createDevice, createGroup, createMacro } from '../../helpers/resources.js';
-import { createKey, signUp, type SignedUpUser, withKey } from '../../helpers/users.js';
-import { createEndpoint, deliveriesOf, makeTestCa, type Receiver, sendTestEvent, startReceiver, type TestCa, testWorker } from '../../helpers/webhooks.js';
-
-let t: TestApp;
-let ca: TestCa;
-let rx: Receiver;
-let worker: WebhookWorkerHandle;
-let user: SignedUpUser;
-let key: string;
-
-beforeAll(async () => {
-  ca = makeTestCa();
-  rx = await startReceiver(ca);
-  // Schedule 0, 10 s, 60 s: three attempts. The clock starts at real time, because receivers
-  // (standardwebhooks) refuse a webhook-timestamp more than 5 minutes off their own clock.
-  t = await createTestApp({
-    env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE: '0,10,60', WEBHOOK_DISABLE_AFTER_FAILURES: '3', WEBHOOK_DISABLE_AFTER_HOURS: '1' },
-    clock: new ManualClock(Date.now()),
-  });
-  worker = testWorker(t, ca);
-});
-afterAll(async () => {
-  await worker?.close();
-  await t?.close();
-  await rx?.close();
-  ca?.dispose();
-});
-beforeEach(async () => {
-  // Each test starts at real time with an empty queue: another test's leftover retries
-  // would otherwise be due here and count as this test's attempts.
-  t.clock.set(Date.now());
-  await t.db.kysely.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null }).where('status', '=', 'pending').execute();
-  user = await signUp(t.app);
-  key = (await createKey(t.app, user)).key;
-  rx.requests.length = 0;
-  rx.answers.length = 0;
-  rx.fallback = { status: 200, body: 'ok' };
-});
-
-const run = () => worker.worker.runOnce();
-const endpointUrl = (path = 'hook') => `https://127.0.0.1:${rx.port}/${path}`;
-const getEndpoint = async (id: number) => (await t.app.inject({ url: `/api/webhooks/${id}`, headers: withKey(key) })).json();
+import { withKey } from '../../helpers/users.js';
+import { createEndpoint, deliveriesOf, sendTestEvent, testWorker } from '../../helpers/webhooks.js';
+import { t, ca, rx, user, key, run, endpointUrl, getEndpoint } from './delivery-harness.js';
 
 describe('a delivery', () => {
   test('is signed per Standard Webhooks: the standardwebhooks package verifies it unchanged, and the body is the stored payload', async () => {
@@ -179,82 +135,5 @@ describe('the schedule and the statuses', () => {
     const res = await t.app.inject({ method: 'PUT', url: `/api/webhooks/${endpoint.id}`, headers: withKey(key), payload: { enabled: true } });
     expect(res.json()).toMatchObject({ enabled: true, consecutive_failures: 0 });
     expect(res.json().disabled_reason).toBeUndefined();
-  });
-
-  test('the streak rule: disabled only when the streak reaches the threshold AND its first failure is old enough', async () => {
-    const { endpoint } = await createEndpoint(t.app, key, { url: endpointUrl() });
-    rx.fallback = { status: 500 };
-    for (let i = 0; i < 4; i++) await sendTestEvent(t.app, key, endpoint.id);
-    await run();
-    // Four failures in a moment: over the threshold (3) but the streak is not an hour old.
-    expect(await getEndpoint(endpoint.id)).toMatchObject({ enabled: true, consecutive_failures: 4 });
-    t.clock.advance(3_600_000);
-    await run();
-    expect(await getEndpoint(endpoint.id)).toMatchObject({ enabled: false, disabled_reason: 'consecutive_failures' });
-    const pending = await deliveriesOf(t.app, key, '&status=pending');
-    expect(pending).toEqual([]);
-    // A success resets the streak.
-    await t.app.inject({ method: 'PUT', url: `/api/webhooks/${endpoint.id}`, headers: withKey(key), payload: { enabled: true } });
-    rx.fallback = { status: 500 };
-    await sendTestEvent(t.app, key, endpoint.id);
-    await run();
-    rx.fallback = { status: 204 };
-    await sendTestEvent(t.app, key, endpoint.id);
-    await run();
-    expect(await getEndpoint(endpoint.id)).toMatchObject({ enabled: true, consecutive_failures: 0 });
-  });
-
-  test('regenerate: the very next attempt is signed with the new secret', async () => {
-    const created = await createEndpoint(t.app, key, { url: endpointUrl() });
-    await sendTestEvent(t.app, key, created.endpoint.id);
-    rx.answers.push({ status: 500 });
-    await run();
-    const fresh = (await t.app.inject({ method: 'POST', url: `/api/webhooks/${created.endpoint.id}/regenerate-secret`, headers: withKey(key) })).json();
-    t.clock.advance(10_000);
-    await run();
-    const [first, second] = rx.requests;
-    expect(() => new Webhook(created.secret).verify(first.body, first.headers as Record<string, string>)).not.toThrow();
-    expect(() => new Webhook(created.secret).verify(second.body, second.headers as Record<string, string>)).toThrow();
-    expect(() => new Webhook(fresh.secret).verify(second.body, second.headers as Record<string, string>)).not.toThrow();
-  });
-
-  test('redeliver: the same delivery back to pending with a fresh schedule and the same webhook-id; attempts keep counting', async () => {
-    const { endpoint } = await createEndpoint(t.app, key, { url: endpointUrl() });
-    await sendTestEvent(t.app, key, endpoint.id);
-    await run();
-    const [delivery] = await deliveriesOf(t.app, key);
-    const res = await t.app.inject({ method: 'POST', url: `/api/webhooks/deliveries/${delivery.id}/redeliver`, headers: withKey(key) });
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ id: delivery.id, status: 'pending', attempts: 1, next_attempt_at: new Date(t.clock.now()).toISOString() });
-    await run();
-    expect((await deliveriesOf(t.app, key))[0]).toMatchObject({ id: delivery.id, status: 'succeeded', attempts: 2 });
-    expect(rx.requests[1].headers['webhook-id']).toBe(rx.requests[0].headers['webhook-id']);
-    expect(rx.requests[1].body).toBe(rx.requests[0].body);
-  });
-
-  test('a deleted endpoint: its pending delivery ends failed without a request', async () => {
-    const { endpoint } = await createEndpoint(t.app, key, { url: endpointUrl() });
-    await sendTestEvent(t.app, key, endpoint.id);
-    await t.app.inject({ method: 'DELETE', url: `/api/webhooks/${endpoint.id}`, headers: withKey(key) });
-    expect(await run()).toBe(0);
-    expect(rx.requests).toHaveLength(0);
-    expect((await deliveriesOf(t.app, key))[0]).toMatchObject({ status: 'failed', attempts: 0 });
-  });
-
-  test('an unreachable endpoint is a failed attempt with the error stored (at most 1 KiB), and a long body is cut to 16 KiB', async () => {
-    const closed = await createEndpoint(t.app, key, { url: 'https://127.0.0.1:1/hook' });
-    await sendTestEvent(t.app, key, closed.endpoint.id);
-    const big = await createEndpoint(t.app, key, { url: endpointUrl() });
-    await sendTestEvent(t.app, key, big.endpoint.id);
-    rx.fallback = { status: 200, body: Buffer.alloc(100 * 1024, 'a') };
-    await run();
-    const rows = await deliveriesOf(t.app, key);
-    const refused = rows.find((r) => r.endpoint_id === closed.endpoint.id);
-    expect(refused).toMatchObject({ status: 'pending', attempts: 1 });
-    expect(refused?.last_error).toMatch(/ECONNREFUSED/);
-    expect(Buffer.byteLength(refused?.last_error ?? '')).toBeLessThanOrEqual(1024);
-    const long = rows.find((r) => r.endpoint_id === big.endpoint.id);
-    expect(long).toMatchObject({ status: 'succeeded' });
-    expect(long?.last_response_body).toHaveLength(16 * 1024);
   });
 });
