@@ -116,7 +116,7 @@ export async function startReceiver(ca: TestCa): Promise<Receiver> {
 
 export const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-export function testWorker(t: TestApp, ca: TestCa, options: { resolver?: Resolver; name?: string; random?: () => number } = {}): WebhookWorkerHandle {
+export function testWorker(t: TestApp, ca: TestCa, options: { resolver?: Resolver; name?: string; random?: () => number; connectTimeoutMs?: number; attemptTimeoutMs?: number } = {}): WebhookWorkerHandle {
   return createWebhookWorker({ config: t.config, db: t.db, clock: t.clock, log: silentLog, ca: [ca.caPem], random: options.random ?? (() => 0.5), ...options });
 }
 

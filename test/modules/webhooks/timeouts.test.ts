@@ -3,43 +3,24 @@
 // TCP connection but never starts TLS. Either way the attempt fails with a time-out recorded
 // in last_error, and the delivery gets its next attempt scheduled.
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { ManualClock } from '../../../src/lib/clock.js';
-import { createWebhookWorker, type WebhookWorkerHandle } from '../../../src/modules/webhooks/runner.js';
+import { beforeEach, describe, expect, test } from 'vitest';
+import type { WebhookWorkerHandle } from '../../../src/modules/webhooks/runner.js';
 import { ATTEMPT_TIMEOUT_MS, CONNECT_TIMEOUT_MS } from '../../../src/modules/webhooks/transport.js';
-import { createTestApp, type TestApp } from '../../helpers/app.js';
-import { createKey, signUp } from '../../helpers/users.js';
-import { createEndpoint, deliveriesOf, makeTestCa, type Receiver, sendTestEvent, silentLog, startReceiver, type TestCa } from '../../helpers/webhooks.js';
+import type { TestApp } from '../../helpers/app.js';
+import { createEndpoint, deliveriesOf, type Receiver, sendTestEvent, type TestCa, testWorker, useDeliveryWorld } from '../../helpers/webhooks.js';
 
 const SHORT_MS = 200;
 
+const world = useDeliveryWorld({ WEBHOOK_RETRY_SCHEDULE: '0,10,60' });
 let t: TestApp;
 let ca: TestCa;
 let rx: Receiver;
 let key: string;
-
-beforeAll(async () => {
-  ca = makeTestCa();
-  rx = await startReceiver(ca);
-  t = await createTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE: '0,10,60' }, clock: new ManualClock(Date.now()) });
-});
-afterAll(async () => {
-  await t?.close();
-  await rx?.close();
-  ca?.dispose();
-});
-beforeEach(async () => {
-  t.clock.set(Date.now());
-  await t.db.kysely.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null }).where('status', '=', 'pending').execute();
-  key = (await createKey(t.app, await signUp(t.app))).key;
-  rx.requests.length = 0;
-  rx.answers.length = 0;
-  rx.fallback = { status: 200, body: 'ok' };
+beforeEach(() => {
+  ({ t, ca, rx, key } = world);
 });
 
-function worker(timeouts: { connectTimeoutMs?: number; attemptTimeoutMs?: number }): WebhookWorkerHandle {
-  return createWebhookWorker({ config: t.config, db: t.db, clock: t.clock, log: silentLog, ca: [ca.caPem], random: () => 0.5, ...timeouts });
-}
+const worker = (timeouts: { connectTimeoutMs?: number; attemptTimeoutMs?: number }): WebhookWorkerHandle => testWorker(t, ca, timeouts);
 
 /** Runs one attempt of the endpoint's test event; answers the delivery and how long the attempt took. */
 async function attemptOnce(handle: WebhookWorkerHandle, url: string) {
