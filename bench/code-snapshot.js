@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Code snapshot upload: the time to answer POST /api/macros/{id}/code-snapshot for a 10 MiB
 // zip of 2,000 files (1,500 .py files full of string literals, for the image scan, and 500
 // incompressible binary files), over HTTP on 127.0.0.1 against the real app from dist/.
@@ -13,22 +14,15 @@
 //   fresh schema and REDIS_URL (default redis://127.0.0.1:6379) under a fresh key prefix; both
 //   are removed afterwards. --strict exits 1 when the goal (p50 of "new" under 1 s) is missed.
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../dist/app.js';
-import { loadConfig } from '../dist/config.js';
-import { openDatabase } from '../dist/db/database.js';
-import { migrateToLatest } from '../dist/db/migrate.js';
-import { connectRedis } from '../dist/db/redis.js';
-import { systemClock } from '../dist/lib/clock.js';
 import { worktreeHash } from '../dist/modules/code-sync/hash.js';
 import { SNAPSHOT_LIMITS } from '../dist/modules/code-sync/service.js';
 import { readTree } from '../dist/modules/code-sync/tree.js';
 import { zipWorktree } from '../dist/modules/code-sync/worktree.js';
-import { benchEnv, benchTarget, cleanupStack, percentile, request, withPg } from './lib.js';
+import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
+import { benchTarget, cleanupStack, percentile, request } from './lib.js';
 
 const GOAL_MS = 1000;
 const FILES = 2000;
@@ -76,34 +70,16 @@ const ms = (value) => `${value.toFixed(0)} ms`;
 async function main() {
   const opts = options();
   const target = benchTarget(opts.engine, 'code');
-  const { suffix, redisPrefix, pgSchema, databaseUrl, tempDir } = target;
-  const config = loadConfig(benchEnv(target));
+  const { suffix } = target;
+  const config = benchConfig(target);
 
   const cleanups = cleanupStack();
   try {
-    if (tempDir) cleanups.push(() => rmSync(tempDir, { recursive: true, force: true }));
-    if (pgSchema) {
-      await withPg(databaseUrl, `create schema ${pgSchema}`);
-      cleanups.push(() => withPg(databaseUrl, `drop schema if exists ${pgSchema} cascade`));
-    }
-    const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: tempDir ? join(tempDir, 'bench.sqlite') : undefined, pgSchema });
-    cleanups.push(() => db.close());
-    await migrateToLatest(db);
-    const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
-    if (redis) {
-      cleanups.push(() => redis.quit());
-      cleanups.push(async () => {
-        const keys = await redis.keys(`${redisPrefix}*`);
-        if (keys.length) await redis.del(...keys);
-      });
-    }
-    const app = await buildApp({ config, db, clock: systemClock, redis, passwordParams: { N: 1024, r: 8, p: 1 } });
-    cleanups.push(() => app.close());
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const base = `http://127.0.0.1:${app.server.address().port}`;
+    const { db, redis } = await openBenchEngine(target, { cleanups });
+    const app = await startBenchApp(benchAppDeps(config, db, redis), cleanups);
+    const base = await listenLocally(app);
 
-    const session = await request(base, 'POST', '/api/auth/signup', { body: { email: `bench-${suffix}@example.com`, password: `pw-${suffix}-${suffix}` } });
-    const auth = { authorization: `Bearer ${session.session.token}` };
+    const { auth } = await signUpOverHttp(base, `bench-${suffix}@example.com`, `pw-${suffix}-${suffix}`);
     const { key } = await request(base, 'POST', '/api/api-keys', { body: { name: 'code bench', scopes: ['macros:run'] }, headers: auth });
     const macro = await request(base, 'POST', '/api/macros', { body: { name: 'bench', kind: 'python' }, headers: auth });
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Key gate overhead: in one process and one run, measures the real app answering
 //   bare  GET /bench/bare    a public route registered only here, same handler output
 //                            and response schema as /api/whoami, no key checks
@@ -17,18 +18,11 @@
 //   in a fresh schema, and REDIS_URL (default redis://127.0.0.1:6379) under a fresh key
 //   prefix; both are removed afterwards. --strict exits 1 when a goal is missed.
 // Goals (issue 9): gated ≥ 70 % of bare with p99 < 10 ms on SQLite; ≥ 60 % on PostgreSQL + Redis.
-import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../dist/app.js';
-import { loadConfig } from '../dist/config.js';
-import { openDatabase } from '../dist/db/database.js';
-import { migrateToLatest } from '../dist/db/migrate.js';
-import { connectRedis } from '../dist/db/redis.js';
-import { systemClock } from '../dist/lib/clock.js';
 import { WhoAmI } from '../dist/modules/api-keys/schemas.js';
-import { assertAllOk, benchEnv, benchTarget, cleanupStack, deleteRedisKeys, loadRun, request, round, withPg } from './lib.js';
+import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
+import { assertAllOk, benchTarget, cleanupStack, loadRun, request, round } from './lib.js';
 
 const GOALS = { sqlite: { ratio: 0.7, p99Ms: 10 }, postgres: { ratio: 0.6, p99Ms: null } };
 
@@ -62,27 +56,17 @@ function options() {
 async function main() {
   const opts = options();
   const target = benchTarget(opts.engine, 'gate');
-  const { suffix, redisPrefix, pgSchema, databaseUrl, tempDir } = target;
+  const { suffix } = target;
 
-  const config = loadConfig(benchEnv(target));
+  const config = benchConfig(target);
 
   const cleanups = cleanupStack();
   const cleanup = cleanups.run;
 
   try {
-    if (tempDir) cleanups.push(() => rmSync(tempDir, { recursive: true, force: true }));
-    if (pgSchema) {
-      await withPg(databaseUrl, `create schema ${pgSchema}`);
-      cleanups.push(() => withPg(databaseUrl, `drop schema if exists ${pgSchema} cascade`));
-    }
-    const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: tempDir ? join(tempDir, 'bench.sqlite') : undefined, pgSchema });
-    cleanups.push(() => db.close());
-    await migrateToLatest(db);
-    const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+    const { db, redis } = await openBenchEngine(target, { cleanups });
     let redisCommands = 0;
     if (redis) {
-      cleanups.push(() => redis.quit());
-      cleanups.push(() => deleteRedisKeys(redis, redisPrefix));
       // Every command the app sends goes through sendCommand; each is one round trip here
       // (no pipelining), so this counts the gate's round trips.
       const send = redis.sendCommand.bind(redis);
@@ -92,8 +76,7 @@ async function main() {
       };
     }
 
-    const app = await buildApp({ config, db, clock: systemClock, redis, passwordParams: { N: 1024, r: 8, p: 1 } });
-    cleanups.push(() => app.close());
+    const app = await startBenchApp(benchAppDeps(config, db, redis), cleanups);
 
     // The baseline: the same JSON /api/whoami gives the bench user, through the same
     // response schema and the app's global hooks (guards, metrics), without a key check.
@@ -101,18 +84,13 @@ async function main() {
     let bareBody = null;
     app.get('/bench/bare', { config: { auth: { kind: 'public' } }, schema: { hide: true, response: { 200: WhoAmI } } }, async () => bareBody);
     await app.ready();
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const base = `http://127.0.0.1:${app.server.address().port}`;
+    const base = await listenLocally(app);
 
-    const email = `bench-${suffix}@example.com`;
-    const signedIn = await request(base, 'POST', '/api/auth/signup', { body: { email, password: `pw-${suffix}-${suffix}`, name: 'Bench' } });
-    const created = await request(base, 'POST', '/api/api-keys', {
-      body: { name: 'gate bench', expires_in: 'never' },
-      headers: { authorization: `Bearer ${signedIn.session.token}` },
-    });
+    const signedIn = await signUpOverHttp(base, `bench-${suffix}@example.com`, `pw-${suffix}-${suffix}`);
+    const created = await request(base, 'POST', '/api/api-keys', { body: { name: 'gate bench', expires_in: 'never' }, headers: signedIn.auth });
     const keyHeaders = { 'x-api-key': created.key };
     bareBody = {
-      user: { id: signedIn.user.id, email: signedIn.user.email },
+      user: { id: signedIn.id, email: signedIn.email },
       api_key: { id: created.api_key.id, name: created.api_key.name, prefix: created.api_key.prefix, scopes: created.api_key.scopes, expires_at: created.api_key.expires_at },
     };
     const whoami = await request(base, 'GET', '/api/whoami', { headers: keyHeaders });
@@ -140,7 +118,7 @@ async function main() {
       runs.push({ target: name, ...result, redisPerRequest });
       console.log(
         `  ${name.padEnd(5)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms  ` +
-          `${result.cpuUsPerRequest.toFixed(1)} CPU µs/req  ${redis ? `${redisPerRequest.toFixed(3)} Redis commands/req  ` : ''}(${result.total} requests, all 2xx)`,
+          `${result.cpuUsPerRequest.toFixed(1)} CPU µs/req  ${redisPerRequest !== null ? `${redisPerRequest.toFixed(3)} Redis commands/req  ` : ''}(${result.total} requests, all 2xx)`,
       );
     }
     const loadAfter = loadavg()[0];
@@ -173,7 +151,7 @@ async function main() {
     console.log(`gated / bare throughput: ${(ratio * 100).toFixed(1)} %`);
     console.log(`gate cost in this process: +${(gatedRun.cpuUsPerRequest - bareSummary.cpuUsPerRequest).toFixed(1)} CPU µs per request`);
     console.log(`1-min load average before/after: ${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)} (other work on the machine skews req/s)`);
-    if (redis) console.log(`Redis commands per gated request: ${gatedRun.redisPerRequest.toFixed(3)} (one round trip each)`);
+    if (gatedRun.redisPerRequest !== null) console.log(`Redis commands per gated request: ${gatedRun.redisPerRequest.toFixed(3)} (one round trip each)`);
     console.log(`goal gated ≥ ${goal.ratio * 100} % of bare (${opts.engine}): ${ratioOk ? 'MET' : 'MISSED'}`);
     if (goal.p99Ms !== null) console.log(`goal gated p99 < ${goal.p99Ms} ms (${opts.engine}):   ${p99Ok ? 'MET' : 'MISSED'}`);
     console.log(
@@ -203,7 +181,7 @@ async function main() {
           p50_ms: round(gatedRun.p50),
           p99_ms: round(gatedRun.p99),
           cpu_us_per_req: round(gatedRun.cpuUsPerRequest, 1),
-          redis_commands_per_req: redis ? round(gatedRun.redisPerRequest, 3) : null,
+          redis_commands_per_req: gatedRun.redisPerRequest === null ? null : round(gatedRun.redisPerRequest, 3),
         },
         ratio: round(ratio, 4),
         goals: { ratio_min: goal.ratio, ratio_met: ratioOk, p99_max_ms: goal.p99Ms, p99_met: goal.p99Ms === null ? null : p99Ok },

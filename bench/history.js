@@ -36,22 +36,16 @@
 //   service itself never runs ANALYZE on SQLite). `--keep` leaves the seeded database (the
 //   SQLite file or the PostgreSQL schema) in place for inspection and prints where it is.
 // Exit status: 0 when every goal is met, 1 when one is missed or the benchmark fails.
-import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
 import { URLSearchParams } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { buildApp } from '../dist/app.js';
-import { loadConfig } from '../dist/config.js';
-import { openDatabase } from '../dist/db/database.js';
-import { migrateToLatest } from '../dist/db/migrate.js';
-import { connectRedis } from '../dist/db/redis.js';
-import { systemClock } from '../dist/lib/clock.js';
 import { appendLogBatch } from '../dist/modules/run-logs/store.js';
-import { benchEnv, benchTarget, cleanupStack, deleteRedisKeys, percentile, round, withPg } from './lib.js';
+import { benchAppDeps, benchConfig, openBenchEngine, startBenchApp } from './lib/engine.js';
+import { benchTarget, cleanupStack, percentile, round } from './lib.js';
 
 const HISTORY_GOAL_MS = 50;
 const LOG_GOAL_MS = 20;
@@ -500,33 +494,19 @@ async function explain(raw, engine, query) {
 async function main() {
   const opts = options();
   const target = benchTarget(opts.engine, 'history');
-  const { suffix, redisPrefix, pgSchema, databaseUrl, tempDir } = target;
-  const sqliteFile = tempDir ? join(tempDir, 'history.sqlite') : undefined;
+  const { suffix, pgSchema, databaseUrl } = target;
 
-  const config = loadConfig(benchEnv(target, {
+  const config = benchConfig(target, {
     AUTH_RATE_LIMIT_PER_IP: '1000000000',
-  }));
+  });
 
   const cleanups = cleanupStack();
   const cleanup = cleanups.run;
 
   try {
-    if (tempDir) cleanups.push(() => (opts.keep ? console.log(`kept: SQLite file ${sqliteFile}`) : rmSync(tempDir, { recursive: true, force: true })));
-    if (pgSchema) {
-      await withPg(databaseUrl, `create schema ${pgSchema}`);
-      cleanups.push(() => (opts.keep ? console.log(`kept: PostgreSQL schema ${pgSchema}`) : withPg(databaseUrl, `drop schema if exists ${pgSchema} cascade`)));
-    }
-    const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile, pgSchema });
-    cleanups.push(() => db.close());
-    await migrateToLatest(db);
-    const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
-    if (redis) {
-      cleanups.push(() => redis.quit());
-      cleanups.push(() => deleteRedisKeys(redis, redisPrefix));
-    }
-    const deps = { config, db, clock: systemClock, redis, passwordParams: { N: 1024, r: 8, p: 1 } };
-    const app = await buildApp(deps);
-    cleanups.push(() => app.close());
+    const { db, redis, sqliteFile } = await openBenchEngine(target, { cleanups, keep: opts.keep, sqliteName: 'history.sqlite' });
+    const deps = benchAppDeps(config, db, redis);
+    const app = await startBenchApp(deps, cleanups);
     await app.ready();
     // A second instance on the same database whose Kysely records the SQL it compiles; it
     // only answers the one probe request per case, never a timed one.

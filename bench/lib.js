@@ -1,3 +1,4 @@
+// @ts-check
 // Helpers every benchmark shares: one-off PostgreSQL statements (schemas), Redis clean-up,
 // HTTP calls against the listening app, load runs with autocannon, and the statistics the
 // tables print.
@@ -8,7 +9,11 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
-/** Runs one statement on its own connection (creating or dropping a benchmark schema). */
+/**
+ * Runs one statement on its own connection (creating or dropping a benchmark schema).
+ * @param {string} url
+ * @param {string} query
+ */
 export async function withPg(url, query) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -19,7 +24,11 @@ export async function withPg(url, query) {
   }
 }
 
-/** Deletes every Redis key under a benchmark's prefix. */
+/**
+ * Deletes every Redis key under a benchmark's prefix.
+ * @param {import('ioredis').Redis} redis
+ * @param {string} prefix
+ */
 export async function deleteRedisKeys(redis, prefix) {
   let cursor = '0';
   do {
@@ -29,7 +38,14 @@ export async function deleteRedisKeys(redis, prefix) {
   } while (cursor !== '0');
 }
 
-/** A JSON call to the app over HTTP; any non-2xx answer stops the benchmark. */
+/**
+ * A JSON call to the app over HTTP; any non-2xx answer stops the benchmark.
+ * @param {string} base
+ * @param {string} method
+ * @param {string} path
+ * @param {{ body?: unknown, headers?: Record<string, string> }} [options]
+ * @returns {Promise<any>} the parsed JSON answer
+ */
 export async function request(base, method, path, { body, headers = {} } = {}) {
   const response = await fetch(`${base}${path}`, {
     method,
@@ -41,12 +57,20 @@ export async function request(base, method, path, { body, headers = {} } = {}) {
   return JSON.parse(text);
 }
 
-/** The p-th percentile of an ascending array (nearest rank). */
+/**
+ * The p-th percentile of an ascending array (nearest rank).
+ * @param {number[]} sorted
+ * @param {number} p
+ */
 export function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
+/**
+ * @param {number} value
+ * @param {number} [digits]
+ */
 export function round(value, digits = 2) {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
@@ -56,6 +80,8 @@ export function round(value, digits = 2) {
  * Where one benchmark run keeps its data: a fresh SQLite file in a temporary folder, or a
  * fresh PostgreSQL schema plus a Redis key prefix (DATABASE_URL and REDIS_URL, or the local
  * defaults). Everything is removed by the run's clean-up.
+ * @param {string} engine `sqlite` or `postgres`
+ * @param {string} label
  */
 export function benchTarget(engine, label) {
   const suffix = randomBytes(6).toString('hex');
@@ -70,7 +96,12 @@ export function benchTarget(engine, label) {
   };
 }
 
-/** The settings a benchmark app runs with; `extra` adds or overrides some. */
+/**
+ * The settings a benchmark app runs with; `extra` adds or overrides some.
+ * @param {ReturnType<typeof benchTarget>} target
+ * @param {Record<string, string>} [extra]
+ * @returns {Record<string, string>}
+ */
 export function benchEnv(target, extra = {}) {
   return {
     SECRET_KEY: randomBytes(32).toString('hex'),
@@ -89,8 +120,10 @@ export function benchEnv(target, extra = {}) {
 
 /** Clean-up steps, run last-in first-out; a failing step is reported and the rest still run. */
 export function cleanupStack() {
+  /** @type {(() => unknown)[]} */
   const steps = [];
   return {
+    /** @param {() => unknown} step */
     push: (step) => steps.push(step),
     /** Forgets the last step (its resource was released early). */
     pop: () => steps.pop(),
@@ -98,7 +131,7 @@ export function cleanupStack() {
       while (steps.length > 0) {
         const step = steps.pop();
         try {
-          await step();
+          await step?.();
         } catch (error) {
           console.error(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
         }
@@ -107,8 +140,15 @@ export function cleanupStack() {
   };
 }
 
-/** One autocannon run; latencies are recorded unrounded (autocannon's histogram keeps whole ms). */
+/**
+ * One autocannon run; latencies are recorded unrounded (autocannon's histogram keeps whole ms).
+ * @param {string} url
+ * @param {Record<string, string>} headers
+ * @param {number} seconds
+ * @param {number} connections
+ */
 export function loadRun(url, headers, seconds, connections) {
+  /** @type {number[]} */
   const latencies = [];
   const cpuBefore = process.cpuUsage();
   return new Promise((resolve, reject) => {
@@ -137,6 +177,10 @@ export function loadRun(url, headers, seconds, connections) {
   });
 }
 
+/**
+ * @param {string} label
+ * @param {{ ok: number, non2xx: number, errors: number, timeouts: number, statusCodes: unknown }} result
+ */
 export function assertAllOk(label, result) {
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0 || result.ok === 0) {
     throw new Error(

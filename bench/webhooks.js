@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Webhook delivery: in one process, the real app (built from dist/) with the delivery worker
 // running as `serve` runs it (createWebhookWorker, started after listen), delivering to a
 // local HTTPS receiver on 127.0.0.1 that answers 200 at once. The receiver's certificate
@@ -18,21 +19,14 @@
 //   --engine postgres uses DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test)
 //   in a fresh schema, and REDIS_URL (default redis://127.0.0.1:6379) under a fresh key
 //   prefix; both are removed afterwards. --strict exits 1 when a goal is missed.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:https';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../dist/app.js';
-import { loadConfig } from '../dist/config.js';
-import { openDatabase } from '../dist/db/database.js';
-import { migrateToLatest } from '../dist/db/migrate.js';
-import { connectRedis } from '../dist/db/redis.js';
 import { systemClock } from '../dist/lib/clock.js';
 import { createWebhookWorker } from '../dist/modules/webhooks/runner.js';
-import { benchEnv, benchTarget, cleanupStack, deleteRedisKeys, percentile, request, round, withPg } from './lib.js';
+import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
+import { makeCa, startReceiver } from './lib/webhook-receiver.js';
+import { benchTarget, cleanupStack, percentile, request, round } from './lib.js';
 
 const GOAL_DELIVERIES_PER_S = 300;
 const GOAL_FANOUT_MS = 200;
@@ -57,79 +51,9 @@ function options() {
   return { engine: values.engine, events: number('events', 1), emitters: number('emitters', 1), fanoutRounds: number('fanout-rounds', 1), strict: values.strict };
 }
 
-/** A CA and a server certificate for 127.0.0.1 and localhost (P-256, two days), as test/helpers/webhooks.ts makes them. */
-function makeCa() {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-ca-'));
-  const file = (name) => join(dir, name);
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  const ossl = (...args) => execFileSync('openssl', args, { stdio: 'pipe' });
-  try {
-    ossl('req', '-x509', ...ec, '-keyout', file('ca.key'), '-out', file('ca.pem'), '-days', '2', '-subj', '/CN=Webhook bench CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
-    ossl('req', ...ec, '-keyout', file('srv.key'), '-out', file('srv.csr'), '-subj', '/CN=localhost');
-    writeFileSync(file('ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
-    ossl('x509', '-req', '-in', file('srv.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-out', file('srv.pem'), '-days', '2', '-extfile', file('ext.cnf'));
-    return { caPem: readFileSync(file('ca.pem'), 'utf8'), key: readFileSync(file('srv.key'), 'utf8'), cert: readFileSync(file('srv.pem'), 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** HTTPS receiver answering 200 at once; keeps the arrival times of each webhook-id. */
-async function startReceiver(ca) {
-  const arrivals = new Map();
-  const listeners = new Set();
-  let requests = 0;
-  const server = createServer({ key: ca.key, cert: ca.cert }, (req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const at = performance.now();
-      requests += 1;
-      const id = String(req.headers['webhook-id']);
-      let times = arrivals.get(id);
-      if (!times) arrivals.set(id, (times = []));
-      times.push(at);
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end('ok');
-      for (const listener of listeners) listener(id, times);
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = server.address().port;
-  return {
-    url: `https://127.0.0.1:${port}/hook`,
-    arrivals,
-    get requests() {
-      return requests;
-    },
-    /** Resolves once `test(arrivals)` holds, checked now and after every arrival. */
-    until(test, timeoutMs, what) {
-      if (test()) return Promise.resolve();
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          listeners.delete(listener);
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`));
-        }, timeoutMs);
-        const listener = () => {
-          if (!test()) return;
-          clearTimeout(timer);
-          listeners.delete(listener);
-          resolve();
-        };
-        listeners.add(listener);
-      });
-    },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 /** An account with a session (custom events) and a full-access key (endpoints). */
 async function account(base, label, suffix) {
-  const signedIn = await request(base, 'POST', '/api/auth/signup', { body: { email: `bench-${label}-${suffix}@example.com`, password: `pw-${suffix}-${suffix}`, name: 'Bench' } });
-  const session = { authorization: `Bearer ${signedIn.session.token}` };
+  const { auth: session } = await signUpOverHttp(base, `bench-${label}-${suffix}@example.com`, `pw-${suffix}-${suffix}`);
   const created = await request(base, 'POST', '/api/api-keys', { body: { name: `webhook bench ${label}`, expires_in: 'never' }, headers: session });
   return { session, key: { 'x-api-key': created.key } };
 }
@@ -137,46 +61,32 @@ async function account(base, label, suffix) {
 async function main() {
   const opts = options();
   const target = benchTarget(opts.engine, 'webhooks');
-  const { suffix, redisPrefix, pgSchema, databaseUrl, tempDir } = target;
+  const { suffix } = target;
 
-  const config = loadConfig(benchEnv(target, {
+  const config = benchConfig(target, {
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     // Fast retries: a failed attempt (there should be none) comes back within seconds.
     WEBHOOK_RETRY_SCHEDULE: '0,1,1,2',
-  }));
+  });
 
   const cleanups = cleanupStack();
   const cleanup = cleanups.run;
 
   try {
-    if (tempDir) cleanups.push(() => rmSync(tempDir, { recursive: true, force: true }));
-    if (pgSchema) {
-      await withPg(databaseUrl, `create schema ${pgSchema}`);
-      cleanups.push(() => withPg(databaseUrl, `drop schema if exists ${pgSchema} cascade`));
-    }
-    const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: tempDir ? join(tempDir, 'bench.sqlite') : undefined, pgSchema });
-    cleanups.push(() => db.close());
-    await migrateToLatest(db);
-    const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
-    if (redis) {
-      cleanups.push(() => redis.quit());
-      cleanups.push(() => deleteRedisKeys(redis, redisPrefix));
-    }
+    const { db, redis } = await openBenchEngine(target, { cleanups });
 
     const ca = makeCa();
     const receiver = await startReceiver(ca);
     cleanups.push(() => receiver.close());
 
-    const app = await buildApp({ config, db, clock: systemClock, redis, passwordParams: { N: 1024, r: 8, p: 1 } });
-    cleanups.push(() => app.close());
+    const app = await startBenchApp(benchAppDeps(config, db, redis), cleanups);
     // As `serve`: the worker is built beside the app and started once it listens; it closes
     // after the app (cleanups run in reverse).
     const newWorker = () => createWebhookWorker({ config, db, clock: systemClock, log: app.log, ca: [ca.caPem] });
     let workers = newWorker();
     cleanups.push(() => workers.close());
-    await app.listen({ host: '127.0.0.1', port: 0 });
+    const base = await listenLocally(app);
     workers.worker.start();
-    const base = `http://127.0.0.1:${app.server.address().port}`;
 
     const loadBefore = loadavg()[0];
     console.log(

@@ -9,10 +9,12 @@ import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { Resolver } from '../../src/lib/address-policy.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { createWebhookWorker, type WebhookWorkerHandle } from '../../src/modules/webhooks/runner.js';
-import type { TestApp } from './app.js';
+import { createTestApp, type TestApp } from './app.js';
+import { createKey, type SignedUpUser, signUp } from './users.js';
 
 export interface TestCa {
   caPem: string;
@@ -114,7 +116,7 @@ export async function startReceiver(ca: TestCa): Promise<Receiver> {
 
 export const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-export function testWorker(t: TestApp, ca: TestCa, options: { resolver?: Resolver; name?: string; random?: () => number } = {}): WebhookWorkerHandle {
+export function testWorker(t: TestApp, ca: TestCa, options: { resolver?: Resolver; name?: string; random?: () => number; connectTimeoutMs?: number; attemptTimeoutMs?: number } = {}): WebhookWorkerHandle {
   return createWebhookWorker({ config: t.config, db: t.db, clock: t.clock, log: silentLog, ca: [ca.caPem], random: options.random ?? (() => 0.5), ...options });
 }
 
@@ -135,4 +137,71 @@ export async function deliveriesOf(app: FastifyInstance, key: string, query = ''
   const res = await app.inject({ url: `/api/webhooks/deliveries?page_size=200${query}`, headers: { 'x-api-key': key } });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().rows as ({ id: number; status: string; attempts: number; next_attempt_at?: string; last_status_code?: number; last_error?: string } & Record<string, unknown>)[];
+}
+
+export interface DeliveryWorld {
+  readonly t: TestApp;
+  readonly ca: TestCa;
+  readonly rx: Receiver;
+  /** A fresh user per test, with a full-access key. */
+  readonly user: SignedUpUser;
+  readonly key: string;
+}
+
+/**
+ * The delivery tests' set-up, registered as hooks of the calling test file: a test CA, one
+ * HTTPS receiver and an app on a manual clock that starts at real time (receivers refuse a
+ * webhook-timestamp more than 5 minutes off their own clock). Before each test: the clock back
+ * at real time, no pending delivery left from another test, a fresh user and key, and a
+ * receiver that answers 200 with nothing recorded.
+ */
+export function useDeliveryWorld(env: Record<string, string>): DeliveryWorld {
+  let t: TestApp | undefined;
+  let ca: TestCa | undefined;
+  let rx: Receiver | undefined;
+  let user: SignedUpUser | undefined;
+  let key: string | undefined;
+  const ready = <T>(value: T | undefined, name: string): T => {
+    if (value === undefined) throw new Error(`the delivery world's ${name} is used before its set-up ran`);
+    return value;
+  };
+  beforeAll(async () => {
+    ca = makeTestCa();
+    rx = await startReceiver(ca);
+    t = await createTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...env }, clock: new ManualClock(Date.now()) });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rx?.close();
+    ca?.dispose();
+  });
+  beforeEach(async () => {
+    const app = ready(t, 'app');
+    const receiver = ready(rx, 'receiver');
+    // Another test's leftover retries would otherwise be due here and count as this test's attempts.
+    app.clock.set(Date.now());
+    await app.db.kysely.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null }).where('status', '=', 'pending').execute();
+    user = await signUp(app.app);
+    key = (await createKey(app.app, user)).key;
+    receiver.requests.length = 0;
+    receiver.answers.length = 0;
+    receiver.fallback = { status: 200, body: 'ok' };
+  });
+  return {
+    get t() {
+      return ready(t, 'app');
+    },
+    get ca() {
+      return ready(ca, 'CA');
+    },
+    get rx() {
+      return ready(rx, 'receiver');
+    },
+    get user() {
+      return ready(user, 'user');
+    },
+    get key() {
+      return ready(key, 'key');
+    },
+  };
 }
