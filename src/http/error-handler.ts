@@ -77,6 +77,10 @@ export function installErrorHandling(app: FastifyInstance): void {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
+    // The router answers 414 for an over-long parameter only when nothing else matches; the
+    // console's catch-all matches everything, so such a path arrives here. No literal segment
+    // of any route is that long, so a segment past the parameter limit can only be a value.
+    if (path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH)) return send(reply, uriTooLong());
     // A catch-all (the console's `GET /*`) matches every path, so it says nothing about which
     // methods this path has; counting it would turn every unknown path into a 405.
     const allowed = METHODS.filter((method) => {
@@ -87,6 +91,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     return send(reply, new AppError(404, 'not_found', `No route ${request.method} ${shortUrl(path)}.`));
   });
 }
+
+/** Fastify's default `maxParamLength`: the longest path parameter the router takes. */
+const MAX_PARAM_LENGTH = 100;
+const uriTooLong = () => new AppError(414, 'uri_too_long', `A path parameter is longer than ${MAX_PARAM_LENGTH} characters.`);
 
 /** The methods a 405 may offer, in the order `Allow` lists them. */
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -100,7 +108,7 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
     case 'FST_ERR_BAD_URL':
       return send(reply, new AppError(400, 'bad_request', 'The URL is not validly percent-encoded (each %XX must form UTF-8).'));
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return send(reply, new AppError(414, 'uri_too_long', 'A path parameter is longer than 100 characters.'));
+      return send(reply, uriTooLong());
     default:
       request.log.error({ err: error }, 'router error');
       return send(reply, new AppError(500, 'internal_error', 'Something went wrong on our side. The error was logged; please try again.'));
