@@ -22,7 +22,7 @@ import { SNAPSHOT_LIMITS } from '../dist/modules/code-sync/service.js';
 import { readTree } from '../dist/modules/code-sync/tree.js';
 import { zipWorktree } from '../dist/modules/code-sync/worktree.js';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
-import { benchTarget, cleanupStack, percentile, request } from './lib.js';
+import { benchTarget, cleanupStack, percentile, request, runMain } from './lib.js';
 
 const GOAL_MS = 1000;
 const FILES = 2000;
@@ -137,7 +137,4 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(`bench/code-snapshot.js failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  process.exit(1);
-});
+runMain('code-snapshot.js', main);

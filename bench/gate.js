@@ -22,7 +22,7 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { WhoAmI } from '../dist/modules/api-keys/schemas.js';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
-import { assertAllOk, benchTarget, cleanupStack, loadRun, request, round } from './lib.js';
+import { assertAllOk, benchTarget, cleanupStack, loadRun, request, printTable, round, runMain } from './lib.js';
 
 const GOALS = { sqlite: { ratio: 0.7, p99Ms: 10 }, postgres: { ratio: 0.6, p99Ms: null } };
 
@@ -141,12 +141,7 @@ async function main() {
       [`bare (mean of ${bareSummary.runs})`, bareSummary.rps.toFixed(0), bareSummary.p50.toFixed(2), bareSummary.p99.toFixed(2), bareSummary.cpuUsPerRequest.toFixed(1)],
       [`gated /api/whoami${gatedRun.runs > 1 ? ` (mean of ${gatedRun.runs})` : ''}`, gatedRun.rps.toFixed(0), gatedRun.p50.toFixed(2), gatedRun.p99.toFixed(2), gatedRun.cpuUsPerRequest.toFixed(1)],
     ];
-    const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-    const line = (row) => `| ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' | ')} |`;
-    console.log('');
-    console.log(line(rows[0]));
-    console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-    for (const row of rows.slice(1)) console.log(line(row));
+    printTable(rows);
     console.log('');
     console.log(`gated / bare throughput: ${(ratio * 100).toFixed(1)} %`);
     console.log(`gate cost in this process: +${(gatedRun.cpuUsPerRequest - bareSummary.cpuUsPerRequest).toFixed(1)} CPU µs per request`);
@@ -195,7 +190,4 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(`bench/gate.js failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  process.exit(1);
-});
+runMain('gate.js', main);

@@ -189,3 +189,32 @@ export function assertAllOk(label, result) {
     );
   }
 }
+
+/**
+ * Prints a Markdown table after a blank line: the first row is the header; the columns in
+ * `leftAligned` (text) are padded on the right, the others (numbers) on the left.
+ * @param {string[][]} rows
+ * @param {number[]} [leftAligned]
+ */
+export function printTable(rows, leftAligned = [0]) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  /** @param {string[]} row */
+  const line = (row) => `| ${row.map((cell, i) => (leftAligned.includes(i) ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' | ')} |`;
+  console.log('');
+  console.log(line(rows[0]));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const row of rows.slice(1)) console.log(line(row));
+}
+
+/**
+ * Runs a benchmark's main (which runs its own clean-up); a failure prints its stack and
+ * exits 1, so a broken benchmark never looks like a finished one.
+ * @param {string} file the benchmark's file in bench/, for the message
+ * @param {() => Promise<void>} main
+ */
+export function runMain(file, main) {
+  main().catch((error) => {
+    console.error(`bench/${file} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  });
+}

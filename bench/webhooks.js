@@ -26,7 +26,7 @@ import { systemClock } from '../dist/lib/clock.js';
 import { createWebhookWorker } from '../dist/modules/webhooks/runner.js';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
 import { makeCa, startReceiver } from './lib/webhook-receiver.js';
-import { benchTarget, cleanupStack, percentile, request, round } from './lib.js';
+import { benchTarget, cleanupStack, percentile, printTable, request, round, runMain } from './lib.js';
 
 const GOAL_DELIVERIES_PER_S = 300;
 const GOAL_FANOUT_MS = 200;
@@ -201,12 +201,7 @@ async function main() {
       [`(b) fan-out to ${FANOUT_ENDPOINTS}, p95 ms`, fanP95.toFixed(1), `≤ ${GOAL_FANOUT_MS}`, fanoutOk ? 'MET' : 'MISSED'],
       [`(b) fan-out to ${FANOUT_ENDPOINTS}, max ms`, fanMax.toFixed(1), '', ''],
     ];
-    const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-    const line = (row) => `| ${row.map((cell, i) => (i === 0 || i === 3 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' | ')} |`;
-    console.log('');
-    console.log(line(rows[0]));
-    console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-    for (const row of rows.slice(1)) console.log(line(row));
+    printTable(rows, [0, 3]);
     console.log('');
     console.log(`1-min load average before/after: ${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)}; receiver saw ${receiver.requests} requests`);
     console.log(
@@ -238,7 +233,4 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(`bench/webhooks.js failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  process.exit(1);
-});
+runMain('webhooks.js', main);

@@ -2,7 +2,7 @@
 // tests. The caller owns the database and Redis connections and closes them after the app.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { allModules, buildModules, limiterFactory, type Modules } from './build-modules.js';
+import { allModules, buildModules, type Modules } from './build-modules.js';
 import type { Deps } from './context.js';
 import { ServiceUnavailableError } from './core/errors.js';
 import { answerClientError, answerFrameworkError, installErrorHandling } from './http/error-handler.js';
@@ -12,7 +12,6 @@ import { installOpenApi } from './http/openapi.js';
 import { installValidation } from './http/validation.js';
 import { presentsSession, sessionGuard } from './modules/accounts/index.js';
 import { adminGuard } from './modules/admin/index.js';
-import { ApiKeyGate } from './modules/api-keys/index.js';
 import { buildConsoleModule } from './modules/console/index.js';
 import { buildOpsModule } from './modules/ops/index.js';
 
@@ -85,11 +84,15 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   redis?.on('error', (error) => warnSharedState(error, 'Redis connection'));
   db.onConnectionError((error) => app.log.warn({ err: error }, 'a pooled database connection dropped; it will be replaced'));
   const modules = buildModules({ ...deps, log: app.log, warnSharedState });
-  const { resolver, lastUsed } = modules.apiKeys.services;
-  const limiter = limiterFactory(deps);
-  const gate = new ApiKeyGate(resolver, limiter('key', config.rateLimitPerKey), limiter('account', config.rateLimitPerAccount), lastUsed, clock);
+  const { gate } = modules.apiKeys.services;
 
-  installGuards(app, { keyGate: gate, session: sessionGuard(db.kysely, clock), presentsSession, admin: adminGuard(config.adminToken) });
+  installGuards(app, {
+    keyGate: gate,
+    session: sessionGuard(db.kysely, clock),
+    presentsSession,
+    admin: adminGuard(config.adminToken),
+    toolClient: modules.mcp.services.guard,
+  });
   const registry = installMetrics(app, !deps.logStream);
   await installOpenApi(app, config.baseUrl);
 

@@ -10,13 +10,14 @@ import { buildAdminModule } from './modules/admin/index.js';
 import { buildApiKeysModule } from './modules/api-keys/index.js';
 import { buildBillingModule } from './modules/billing/index.js';
 import { buildCodeSyncModule } from './modules/code-sync/index.js';
-import { buildDevicesModule } from './modules/devices/index.js';
+import { buildDevicesModule, type DeviceLifecycle, type LeaseService } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
 import { buildMacrosModule } from './modules/macros/index.js';
+import { buildMcpModule, type CloudRuns, type DeviceLeases } from './modules/mcp/index.js';
 import { buildProfilesModule } from './modules/profiles/index.js';
 import { buildProxiesModule } from './modules/proxies/index.js';
 import { buildRunLogsModule } from './modules/run-logs/index.js';
-import { buildRunsModule } from './modules/runs/index.js';
+import { buildRunsModule, type CloudRunService, normalizeBlocks, type RunReadiness, validateBlockProgram } from './modules/runs/index.js';
 import { buildWebhooksModule } from './modules/webhooks/index.js';
 
 export interface ModuleLog {
@@ -31,29 +32,90 @@ export interface ModulesDeps extends Deps {
   warnSharedState: (error: unknown, what: string) => void;
 }
 
+/** A run on a device that is not ready starts it through the lifecycle (§10) and waits for `ready`. */
+function lifecycleReadiness(lifecycle: DeviceLifecycle): RunReadiness {
+  return {
+    ensureReady: (userId, deviceId, signal) => lifecycle.startAndWait({ userId }, deviceId, { signal }),
+  };
+}
+
+/** The tool server's device tools hold devices through the same lease service as every caller. */
+function leasesPort(leases: LeaseService): DeviceLeases {
+  return {
+    lease: async (ctx, { deviceId, minutes }) => ({ ...(await leases.lease(ctx, deviceId, minutes)), device_id: deviceId }),
+    release: (ctx, leaseId) => leases.release(ctx, leaseId),
+    resolve: async (ctx, leaseId) => {
+      const { device, driver } = await leases.resolve(ctx, leaseId);
+      return { deviceId: device.id, driver };
+    },
+  };
+}
+
+/** The tool server's run tools call the same cloud-run service as the REST routes. */
+function cloudRunsPort(runs: CloudRunService): CloudRuns {
+  return {
+    start: (ctx, { deviceId, macroId, args }) => runs.start(ctx, { deviceId, macro_id: macroId, ...(args === undefined ? {} : { args }) }),
+    get: (ctx, runId) => runs.get(ctx, runId),
+    stop: async (ctx, runId) => (await runs.stop(ctx, runId)).run,
+  };
+}
+
 export function limiterFactory(deps: Pick<Deps, 'config' | 'clock' | 'redis'>) {
   return (name: string, limit: number) => new FixedWindowLimiter(name, limit, deps.clock, deps.redis, deps.config.redisPrefix);
 }
 
 export function buildModules(deps: ModulesDeps) {
   const base = { config: deps.config, db: deps.db, clock: deps.clock };
-  const apiKeys = buildApiKeysModule({ ...base, redis: deps.redis, log: deps.log, warnSharedState: deps.warnSharedState });
+  const apiKeys = buildApiKeysModule({ ...base, redis: deps.redis, log: deps.log, warnSharedState: deps.warnSharedState, limiter: limiterFactory(deps) });
   // Key look-ups cache the subscription, so billing tells the key cache about every change.
   const billing = buildBillingModule({ ...base, keyCache: apiKeys.services.resolver });
+  const proxies = buildProxiesModule({ ...base, geolocator: deps.geolocator });
+  const macros = buildMacrosModule({ ...base, blockPrograms: { validate: (value) => validateBlockProgram(value), normalize: normalizeBlocks } });
+  const codeSync = buildCodeSyncModule(base);
+  // Devices and runs need each other: a device's stop or delete first stops its active run,
+  // and a run on a stopped device starts it through the lifecycle. Both share one host.
+  const later: { runs?: ReturnType<typeof buildRunsModule> } = {};
+  const devices = buildDevicesModule({
+    ...base,
+    log: deps.log,
+    stopActiveRun: async (deviceId, reason) => later.runs?.services.runs.stopActiveRunOnDevice(deviceId, reason),
+  });
+  const runLogs = buildRunLogsModule(base);
+  const runs = buildRunsModule({
+    ...base,
+    log: deps.log,
+    host: devices.services.host,
+    readiness: lifecycleReadiness(devices.services.lifecycle),
+    // A run checks its device's proxy at launch.
+    proxyExit: (userId, deviceId) => proxies.services.runExit.check(userId, deviceId),
+  });
+  later.runs = runs;
+  const mcp = buildMcpModule({
+    ...base,
+    gate: apiKeys.services.gate,
+    resolver: apiKeys.services.resolver,
+    macros: macros.services.macros,
+    codeSync: codeSync.services.codeSync,
+    runLogs: runLogs.services.logs,
+    devices: devices.services.devices,
+    ports: { runs: cloudRunsPort(runs.services.runs), leases: leasesPort(devices.services.leases) },
+    log: deps.log,
+  });
   return {
     accounts: buildAccountsModule({ ...base, passwordParams: deps.passwordParams ?? PASSWORD_HASH_PARAMS, limiter: limiterFactory(deps) }),
     billing,
     apiKeys,
     admin: buildAdminModule({ ...base, subscriptions: billing.services.subscriptions }),
-    macros: buildMacrosModule(base),
-    codeSync: buildCodeSyncModule(base),
-    devices: buildDevicesModule(base),
+    macros,
+    codeSync,
+    devices,
     executions: buildExecutionsModule(base),
-    runLogs: buildRunLogsModule(base),
+    runLogs,
     profiles: buildProfilesModule(base),
     webhooks: buildWebhooksModule({ ...base, log: deps.log, resolver: deps.resolver }),
-    proxies: buildProxiesModule({ ...base, geolocator: deps.geolocator }),
-    runs: buildRunsModule(base),
+    proxies,
+    runs,
+    mcp,
   };
 }
 

@@ -44,7 +44,7 @@ export interface LoadedConfig {
   webhookPollMs: number;
   /** WEBHOOK_CONCURRENCY: deliveries one worker process sends at the same time. */
   webhookConcurrency: number;
-  /** RUN_WORKERS: whether `serve` also runs the background workers (webhook deliveries). */
+  /** RUN_WORKERS: whether `serve` also runs the background workers (webhook deliveries, device lifecycle). */
   runWorkers: boolean;
   /** DEVICE_HOST: where cloud devices run: the built-in simulator or ADB devices. */
   deviceHost: 'sim' | 'adb';

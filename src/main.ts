@@ -20,7 +20,7 @@ Commands:
   serve                                  start the HTTP service (migrates first); also runs the
                                          background workers unless RUN_WORKERS=false
   worker                                 run only the background workers (every job kind:
-                                         today webhook deliveries)
+                                         webhook deliveries, device lifecycle)
   migrate                                apply database migrations and exit
   admin users [--email E]                list users (calls the admin API at BASE_URL with ADMIN_TOKEN)
   admin subscription USER_ID [--status trialing|active|inactive] [--plan P]

@@ -5,11 +5,15 @@
 // runs, schedules, explorations and authoring add their kinds here.
 import type { Config } from './config.js';
 import type { AnyJobKind } from './db/jobs/kind.js';
+import { cloudRunJob } from './modules/runs/index.js';
+import { deviceLifecycleJob } from './modules/devices/index.js';
 import { webhookDeliveryJob } from './modules/webhooks/index.js';
 
 export function jobCatalogue(config: Config) {
   return {
     'webhook.delivery': webhookDeliveryJob(config),
+    'cloud.run': cloudRunJob(config),
+    'device.lifecycle': deviceLifecycleJob(),
   } satisfies Record<string, AnyJobKind>;
 }
 

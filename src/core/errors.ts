@@ -75,6 +75,20 @@ export class ConflictError extends AppError {
   }
 }
 
+/** 409 `device_busy`: the cloud device has an active run, or a lease held by another caller (decisions.md §9, §10). */
+export class DeviceBusyError extends ConflictError {
+  constructor(message = 'This device is busy: it has an active run or is leased. Wait until that ends, or stop it.') {
+    super('device_busy', message);
+  }
+}
+
+/** 404 `not_a_cloud_device`: a device of the user's own machine on a cloud-device or cloud-run route. */
+export class NotACloudDeviceError extends NotFoundError {
+  constructor(message = 'This is a device on your own machine, not a cloud device.') {
+    super(message, 'not_a_cloud_device');
+  }
+}
+
 export class PayloadTooLargeError extends AppError {
   constructor(limitBytes: number) {
     super(413, 'payload_too_large', `The request body is larger than this route accepts (${limitBytes} bytes).`, { limit: limitBytes });

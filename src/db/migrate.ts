@@ -12,10 +12,13 @@ import { proxies } from './migrations/0005_proxies.js';
 import { runCounts } from './migrations/0006_run_counts.js';
 import { deviceHosts } from './migrations/0007_device_hosts.js';
 import { cloudRuns } from './migrations/0008_cloud_runs.js';
+import { deviceLeases } from './migrations/0009_device_leases.js';
+import { deviceLifecycle } from './migrations/0010_device_lifecycle.js';
+import { mcpTokens } from './migrations/0011_mcp_tokens.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
-/** In name order; the next one is 0007. */
+/** In name order; the next one is 0012. */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_accounts': accounts,
   '0002_resources': resources,
@@ -25,6 +28,9 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0006_run_counts': runCounts,
   '0007_device_hosts': deviceHosts,
   '0008_cloud_runs': cloudRuns,
+  '0009_device_leases': deviceLeases,
+  '0010_device_lifecycle': deviceLifecycle,
+  '0011_mcp_tokens': mcpTokens,
 };
 
 class ListProvider implements MigrationProvider {

@@ -94,12 +94,19 @@ export interface DevicesTable {
   port: number | null;
   is_hosted: number;
   hosted_state: HostedState | null;
+  /** Why a cloud device is in `error` (null otherwise). */
+  hosted_state_message: string | null;
   group_id: number | null;
   macro_id: number | null;
   profile_id: number | null;
   run_count: Generated<number>;
   created_at: number;
   updated_at: number;
+  /** The lifecycle job's lease (the devices table is its queue). */
+  locked_until: number | null;
+  locked_by: string | null;
+  /** DELETE asked for while the device still had to be shut down; the job deletes the row. */
+  delete_requested_at: number | null;
 }
 
 export interface MacroSettingProfilesTable {
@@ -378,6 +385,27 @@ export interface CloudRunsTable {
 }
 
 /** What a cloud run executes, pinned when it is created. */
+/** One caller's hold on a cloud device (decisions.md §9); at most one per device. */
+export interface DeviceLeasesTable {
+  device_id: number;
+  lease_id: string;
+  user_id: number;
+  key_id: number | null;
+  expires_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Tool-server tokens (migration 0011): SHA-256 of the token, the key it was minted from. */
+export interface McpTokensTable {
+  token_hash: string;
+  key_id: number;
+  /** JSON array of scopes. */
+  scopes: string;
+  expires_at: number;
+  created_at: number;
+}
+
 export interface CloudRunBundlesTable {
   run_id: number;
   content: Buffer;
@@ -411,4 +439,6 @@ export interface Database {
   apk_labels: ApkLabelsTable;
   cloud_runs: CloudRunsTable;
   cloud_run_bundles: CloudRunBundlesTable;
+  device_leases: DeviceLeasesTable;
+  mcp_tokens: McpTokensTable;
 }

@@ -17,6 +17,7 @@ export interface RouteShape {
 
 const UNAUTHORISED: Record<RouteAuth['kind'], string> = {
   apiKey: '`missing_api_key` (no `X-API-KEY`), `invalid_api_key` (unknown, revoked or expired key) or `api_key_not_user_scoped` (the owner account is gone).',
+  toolClient: '`missing_api_key` (no key or token), `invalid_api_key` (unknown, revoked or expired key or token) or `api_key_not_user_scoped`; with `WWW-Authenticate: Bearer resource_metadata=…`.',
   session: '`missing_credentials`: no valid signed-in session (an API key is not accepted here).',
   admin: '`missing_credentials`: the request does not carry `Authorization: Bearer <ADMIN_TOKEN>`.',
   public: '`invalid_credentials`: the email or password is wrong.',
@@ -75,6 +76,9 @@ export function derivedStatuses(route: RouteShape): number[] {
     case 'apiKey':
       [401, 402, 429].forEach((s) => statuses.add(s));
       if (auth.scope !== null) statuses.add(403);
+      break;
+    case 'toolClient':
+      [401, 402, 429].forEach((s) => statuses.add(s));
       break;
     case 'session':
       statuses.add(401);

@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isForeignKeyViolation } from '../db/database.js';
-import { AppError, type FieldError, MAX_REPORTED_ERRORS, MethodNotAllowedError, ValidationError } from '../core/errors.js';
+import { AppError, type FieldError, MAX_REPORTED_ERRORS, MethodNotAllowedError, UnsupportedMediaTypeError, ValidationError } from '../core/errors.js';
 
 interface AjvLikeError {
   instancePath?: string;
@@ -50,6 +50,13 @@ function send(reply: FastifyReply, error: AppError): FastifyReply {
   return reply.code(error.status).send({ message: error.message, details: { code: error.code, ...error.extra } });
 }
 
+/** The media types a route declares for a body that is not JSON (the APK upload); undefined for JSON routes. */
+function rawBodyTypes(request: FastifyRequest): string[] | undefined {
+  const body = request.routeOptions.schema?.body as { content?: Record<string, unknown> } | undefined;
+  const types = Object.keys(body?.content ?? {});
+  return types.length > 0 && !types.includes('application/json') ? types : undefined;
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   // Every schema failure becomes the capped 422 here, so the error handler sees an AppError.
   app.setSchemaErrorFormatter((errors, context) => validationFailed(errors, context));
@@ -59,8 +66,12 @@ export function installErrorHandling(app: FastifyInstance): void {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return send(reply, new AppError(400, 'bad_request', 'The request body is not valid JSON.'));
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
+        // A route that takes raw bytes (the APK upload) names its media types: anything else is 415 there (docs/errors.md).
+        const raw = rawBodyTypes(request);
+        if (raw) return send(reply, new UnsupportedMediaTypeError(`Send the body with Content-Type ${raw.join(' or ')}.`));
         return send(reply, new AppError(400, 'bad_request', 'Send the body as JSON with Content-Type: application/json.'));
+      }
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return send(reply, new AppError(413, 'payload_too_large', 'The request body is larger than this route accepts.', { limit: request.routeOptions.bodyLimit }));
     }

@@ -10,6 +10,11 @@ export type RouteAuth =
    * `keyOnly` says the route is about the key itself (`/api/whoami`).
    */
   | { kind: 'apiKey'; scope: Scope | 'full' | null; keyOnly?: boolean }
+  /**
+   * The tool server (`/mcp`): an API key (`X-API-KEY` or `Authorization: Bearer`) or a
+   * tool-server token, through the key gate; each tool checks its own scope.
+   */
+  | { kind: 'toolClient' }
   | { kind: 'session' }
   | { kind: 'admin' }
   | { kind: 'public' };
@@ -28,6 +33,7 @@ declare module 'fastify' {
 
 export const keyRoute = (scope: Scope | null = null, options: { keyOnly?: boolean } = {}) => ({ auth: { kind: 'apiKey', scope, ...options } as RouteAuth });
 export const fullAccessKeyRoute = () => ({ auth: { kind: 'apiKey', scope: 'full' } as RouteAuth });
+export const toolClientRoute = () => ({ auth: { kind: 'toolClient' } as RouteAuth });
 export const sessionRoute = () => ({ auth: { kind: 'session' } as RouteAuth });
 export const adminRoute = () => ({ auth: { kind: 'admin' } as RouteAuth });
 export const publicRoute = () => ({ auth: { kind: 'public' } as RouteAuth });

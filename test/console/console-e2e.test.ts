@@ -1,7 +1,9 @@
 // The web console end to end, in Debian's Chromium against the real app on 127.0.0.1: a new
-// person signs up, creates keys and uses one from the page, creates macros, pushes code,
-// makes profiles, groups and devices, reports and tails a run, receives webhooks, imports
-// proxies, signs out and in, and keeps using the console after the plan lapses. Every page passes axe-core and is photographed for the README.
+// person signs up, creates keys and uses one from the page, creates macros, uploads code as
+// a zip and pushes it, makes profiles, groups and devices, reports and tails a run, receives
+// webhooks, imports proxies and reads their usage, starts a cloud device, taps its live view,
+// installs an APK and runs and stops a block macro on it, signs out and in, and keeps using the
+// console after the plan lapses. Every page passes axe-core and is photographed for the README.
 // Runs on the SQLite pass; skipped, saying why, on PostgreSQL or without Chromium.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +11,7 @@ import { afterAll, beforeAll, describe, test, vi } from 'vitest';
 import { createTestApp } from '../helpers/app.js';
 import { makeTestCa, startReceiver, testWorker } from '../helpers/webhooks.js';
 import { account, apiKeys, keyboard, lapsedPlan, signedOutFirstLoad, signOutAndIn, signUp } from './flows-account.js';
+import { cloudDevice } from './flows-cloud.js';
 import { groupsAndDevices, runs } from './flows-devices.js';
 import { proxies, webhooks } from './flows-integrations.js';
 import { code, macros, profiles } from './flows-macros.js';
@@ -45,6 +48,7 @@ describe.skipIf(skip !== null)(skip ? `web console end to end (skipped: ${skip})
 
   afterAll(async () => {
     await w.browser?.close();
+    await Promise.all((w.cloudWorkers ?? []).map((worker) => worker.stop()));
     await w.worker?.close();
     await w.receiver?.close();
     w.ca?.dispose();
@@ -73,13 +77,14 @@ describe.skipIf(skip !== null)(skip ? `web console end to end (skipped: ${skip})
   step('the keyboard reaches the page and dialogs', keyboard, 30_000);
   step('API keys: created, shown once, copied, used with fetch, AI-client preset, revoked', apiKeys, 60_000);
   step('macros: created, listed with paging and a filter, block program edited, deleted', macros, 90_000);
-  step('code pushed with svc code push shows as the macro code state', code, 60_000);
+  step('code uploaded as a zip from the page and pushed with svc code push shows as the macro code state', code, 60_000);
   step('settings profiles of a Python macro', profiles, 60_000);
   step('groups and devices: created, changed, filtered, deleted', groupsAndDevices, 90_000);
   step('runs: a local run reported, its log tailed live, ended, the history filtered', runs, 90_000);
   step('webhooks: endpoint, test delivery received and read, redelivered, custom event', webhooks, 90_000);
   step('proxies: imported with per-line errors, checked, assigned, revealed, usage', proxies, 90_000);
   step('the overview and the plan page', account, 30_000);
+  step('a cloud device: started, live view tapped, screenshot, APK installed, a block macro run and stopped, deleted', cloudDevice, 150_000);
   step('signing out ends the session; signing in again lists devices with the session alone', signOutAndIn, 60_000);
   step('a lapsed plan: keys answer 402, the console still reads every page, and it never sent a key', lapsedPlan, 90_000);
 });

@@ -82,6 +82,11 @@ export async function groupsAndDevices(w: World): Promise<void> {
   await page.getByRole('dialog').getByRole('textbox', { name: 'Description', exact: true }).fill('Shop checkout runs, Frankfurt');
   await page.getByRole('dialog').getByRole('button', { name: 'Save group' }).click();
   await expect.poll(() => page.getByRole('row', { name: /Cloud fleet/ }).innerText()).toMatch(/Frankfurt/);
+  await page.getByRole('textbox', { name: 'Filter by description' }).fill('frankfurt');
+  await expect.poll(() => page.getByText('1–1 of 1 groups').isVisible()).toBe(true);
+  expect(new URL(page.url()).search).toBe('?description=frankfurt');
+  await page.getByRole('textbox', { name: 'Filter by description' }).fill('');
+  await expect.poll(() => page.getByText('1–2 of 2 groups').isVisible()).toBe(true);
   await page.getByRole('button', { name: 'New group' }).first().click();
   await page.getByRole('dialog').getByRole('textbox', { name: 'Name', exact: true }).fill('Temporary');
   await page.getByRole('dialog').getByRole('button', { name: 'Create group' }).click();

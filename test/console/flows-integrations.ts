@@ -2,7 +2,7 @@
 // HTTPS receiver, the delivery read with payload and answer, a custom event) and proxies
 // (imported with per-line errors, checked, assigned, connection info revealed, usage).
 import { expect } from 'vitest';
-import { checkPage } from './harness.js';
+import { checkPage, expectAccessible } from './harness.js';
 import { openFromNav, type World } from './world.js';
 
 export async function webhooks(w: World): Promise<void> {
@@ -93,6 +93,34 @@ export async function proxies(w: World): Promise<void> {
     [{ proxy_id: proxyRows[0].id, device_id: pixel.id, bytes_up: 4_200_000, bytes_down: 38_000_000 }, { proxy_id: proxyRows[1].id, bytes_up: 900_000, bytes_down: 12_500_000 }]);
   expect(accepted).toEqual({ accepted: 2 });
   await page.getByRole('tab', { name: 'Usage' }).click();
-  await expect.poll(() => page.getByText('53 MB', { exact: true }).isVisible()).toBe(true);
+  await expect.poll(() => page.getByText('53 MB', { exact: true }).first().isVisible()).toBe(true);
+  // Each chart is an SVG image named by its numbers, with the same numbers as a table.
+  const byProxy = page.getByRole('img', { name: /By proxy, bytes down and up/ });
+  await expect.poll(() => byProxy.getAttribute('aria-labelledby')).toBeTruthy();
+  expect(await byProxy.locator('desc').textContent()).toMatch(/127\.0\.0\.1 \(proxy \d+\): 36 MB down, 4\.0 MB up/);
+  // Per UTC day: both samples fell on today.
+  const today = new Date().toISOString().slice(0, 10);
+  expect(await page.getByRole('img', { name: /By day \(UTC\), bytes down and up/ }).locator('desc').textContent()).toContain(`${today}: 48 MB down`);
   await checkPage(page, 'proxies-usage');
+  // The second chart on the page is the one per proxy (the first is per day).
+  await page.getByRole('button', { name: 'Show as a table' }).nth(1).click();
+  await expect.poll(() => page.getByRole('table', { name: /By proxy/ }).getByRole('row').count()).toBe(3);
+  await expectAccessible(page, 'proxies-usage with its table');
+
+  // The device's own view names the proxy it goes through.
+  await openFromNav(page, 'Devices');
+  await page.getByRole('button', { name: 'Open Pixel 7' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Pixel 7' });
+  await expect.poll(() => drawer.getByText('Rotating session', { exact: false }).or(drawer.getByText('Sticky session', { exact: false })).isVisible()).toBe(true);
+  expect(await drawer.innerText()).toMatch(/127\.0\.0\.1:9[\s\S]*dead/);
+  expect(new URL(page.url()).search).toMatch(/device=\d+/);
+  await expectAccessible(page, 'device drawer');
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Open Cloud phone 1' }).click();
+  const cloud = page.getByRole('dialog', { name: 'Cloud phone 1' });
+  await expect.poll(() => cloud.getByText('This device connects directly, without a proxy.').isVisible()).toBe(true);
+  expect(await cloud.innerText()).toMatch(/Cloud device[\s\S]*stopped/);
+  await checkPage(page, 'device-cloud');
+  await page.keyboard.press('Escape');
+  await expect.poll(() => cloud.isVisible()).toBe(false);
 }

@@ -1,6 +1,7 @@
 // Macros: created through the dialog (the API's 422 sentence shown on bad input), listed
-// with a name filter and paging, a block program edited, Python code pushed with the real
-// `svc code push` and its state shown, settings profiles created.
+// with a name filter and paging, a block program edited against the published schema,
+// Python code uploaded as a zip from the page and pushed with the real `svc code push`, its
+// state shown, settings profiles created.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,12 +9,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import yazl from 'yazl';
+import { worktreeHash } from '../../src/modules/code-sync/hash.js';
 import { checkPage } from './harness.js';
 import { openFromNav, type World } from './world.js';
 
 const run = promisify(execFile);
 
-async function createMacro(page: Page, name: string, kind: 'Python code' | 'Block program', program?: string): Promise<number> {
+export async function createMacro(page: Page, name: string, kind: 'Python code' | 'Block program', program?: string): Promise<number> {
   await page.getByRole('button', { name: 'New macro' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
@@ -37,21 +40,29 @@ export async function macros(w: World): Promise<void> {
 
   w.macros.python = await createMacro(page, 'Checkout flow', 'Python code');
   await openFromNav(page, 'Macros');
-  w.macros.block = await createMacro(page, 'Morning routine', 'Block program', '[{"block": "open_app", "package": "com.example.mail"}]');
+  w.macros.block = await createMacro(page, 'Morning routine', 'Block program', '{"version": 1, "steps": [{"type": "open_app", "package": "com.example.mail"}]}');
 
-  // The block program editor: syntax checked as typed, saved through the API.
+  // The block program editor: syntax and the published schema checked as typed, saved through the API.
   await page.getByRole('tab', { name: 'Block program' }).click();
   const editor = page.getByRole('textbox', { name: 'Program', exact: true });
+  const save = page.getByRole('button', { name: 'Save program' });
   await expect.poll(() => editor.inputValue()).toContain('com.example.mail');
-  await editor.fill('[{"block": "open_app",');
+  await editor.fill('{"version": 1, "steps": [{"type": "open_app",');
   await expect.poll(() => page.getByText(/Not valid JSON/).isVisible()).toBe(true);
-  expect(await page.getByRole('button', { name: 'Save program' }).isDisabled()).toBe(true);
-  await editor.fill(JSON.stringify([{ block: 'open_app', package: 'com.example.mail' }, { block: 'wait', seconds: 2 }, { block: 'tap_text', text: 'Inbox' }, { block: 'screenshot' }]));
-  await page.getByRole('button', { name: 'Save program' }).click();
+  expect(await save.isDisabled()).toBe(true);
+  // Valid JSON that the schema refuses: the field at fault is named, and nothing is saved.
+  await editor.fill('{"version": 1, "steps": [{"type": "open_app", "package": "mail"}, {"type": "fly"}]}');
+  await expect.poll(() => page.getByRole('list', { name: 'Problems with the program' }).innerText()).toMatch(/blocks\.steps\.0\.package[\s\S]*blocks\.steps\.1\.type must be one of tap/);
+  await expect.poll(() => page.getByText('Fix the 2 problems before saving.').isVisible()).toBe(true);
+  expect(await save.isDisabled()).toBe(true);
+  const program = { version: 1, steps: [{ type: 'open_app', package: 'com.example.mail' }, { type: 'wait', ms: 2000 }, { type: 'tap', text: 'Inbox' }, { type: 'repeat', times: 3, steps: [{ type: 'key', key: 'BACK' }] }] };
+  await editor.fill(JSON.stringify(program));
+  await expect.poll(() => page.getByText('Valid program.').isVisible()).toBe(true);
+  await save.click();
   await expect.poll(() => page.getByText('Saved.').isVisible()).toBe(true);
   await checkPage(page, 'macro-block-program');
   const stored = await w.t.db.kysely.selectFrom('macros').select('blocks').where('id', '=', w.macros.block).executeTakeFirstOrThrow();
-  expect(JSON.parse(stored.blocks ?? 'null')).toHaveLength(4);
+  expect(JSON.parse(stored.blocks ?? 'null')).toEqual(program);
 
   // Enough macros for a second page, made through the session the page holds.
   await page.evaluate(async () => {
@@ -84,7 +95,30 @@ export async function code(w: World): Promise<void> {
   await page.getByRole('link', { name: 'Checkout flow' }).click();
   await page.getByRole('tab', { name: 'Code' }).click();
   await expect.poll(() => page.getByText('No code yet').isVisible()).toBe(true);
-  // Pushed the way the page says: the real command line, with the key.
+  const upload = page.getByRole('button', { name: 'Upload code' });
+  const chooser = page.locator('input[type=file]');
+  // A file that is not a zip is refused in the page, in words.
+  await chooser.setInputFiles({ name: 'notes.zip', mimeType: 'application/zip', buffer: Buffer.from('not a zip at all, just text') });
+  await upload.click();
+  await expect.poll(() => page.getByRole('alert').filter({ hasText: 'not a zip' }).isVisible()).toBe(true);
+  // A zip built here (deflated and stored entries, a folder entry): the page computes the
+  // worktree hash, the service recomputes it, and the snapshot becomes current.
+  const files = { 'src/app.py': 'from svc_device import device\n\ndevice.open_app("com.example.shop")\n', 'src/cart.py': 'ITEMS = ["milk", "bread"]\n'.repeat(40), 'README.md': '# Checkout flow\n' };
+  const zip = await zipOf(files);
+  await chooser.setInputFiles({ name: 'checkout-flow.zip', mimeType: 'application/zip', buffer: zip });
+  await upload.click();
+  await expect.poll(() => page.getByRole('status').filter({ hasText: 'Uploaded: this is now the current code' }).isVisible()).toBe(true);
+  await expect.poll(() => page.getByText('Current code snapshot').isVisible()).toBe(true);
+  const hash = worktreeHash(Object.entries(files).map(([path, content]) => ({ path, content })));
+  await expect.poll(() => page.getByText(hash).isVisible()).toBe(true);
+  await checkPage(page, 'macro-code-upload');
+  // The same tree again changes nothing, and says so.
+  await chooser.setInputFiles({ name: 'checkout-flow.zip', mimeType: 'application/zip', buffer: zip });
+  await upload.click();
+  await expect.poll(() => page.getByRole('status').filter({ hasText: 'Unchanged' }).isVisible()).toBe(true);
+  const snapshots = await w.t.db.kysely.selectFrom('code_snapshots').select('worktree_hash').where('macro_id', '=', w.macros.python).execute();
+  expect(snapshots.map((s) => s.worktree_hash)).toEqual([hash]);
+  // Pushed the way the page also says: the real command line, with the key.
   const dir = mkdtempSync(join(tmpdir(), 'console-code-'));
   try {
     mkdirSync(join(dir, 'src'));
@@ -100,7 +134,19 @@ export async function code(w: World): Promise<void> {
   await page.getByRole('tab', { name: 'Code' }).click();
   await expect.poll(() => page.getByText('Current code snapshot').isVisible()).toBe(true);
   await expect.poll(() => page.getByText('src/app.py').first().isVisible()).toBe(true);
+  await expect.poll(() => page.getByText(hash).isVisible()).toBe(false);
   await checkPage(page, 'macro-code');
+}
+
+/** A zip of `files`, the README stored and the rest deflated, with a folder entry as zip tools write. */
+async function zipOf(files: Record<string, string>): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  zip.addEmptyDirectory('src/');
+  for (const [path, content] of Object.entries(files)) zip.addBuffer(Buffer.from(content), path, { compress: !path.endsWith('.md') });
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 export async function profiles(w: World): Promise<void> {

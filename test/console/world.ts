@@ -28,6 +28,8 @@ export interface World {
   /** Paths of the page's requests that carried an X-API-KEY header. */
   keyRequests: string[];
   macros: { python: number; block: number };
+  /** The device lifecycle and cloud run workers, started by the cloud flow. */
+  cloudWorkers?: { start(): void; stop(): Promise<void> }[];
   /** Compressed JavaScript bytes of first loads, for the report. */
   firstLoadJs: Record<string, { bytes: number; files: number; encodings: string[] }>;
 }

@@ -168,8 +168,9 @@ describe('the running loop', () => {
     const started = Date.now();
     w.start();
     try {
-      await expect.poll(() => finished, { timeout: 5_000 }).toBe(20);
-      expect(Date.now() - started).toBeLessThan(5_000);
+      // Far below the 60 s poll, with room for a loaded machine.
+      await expect.poll(() => finished, { timeout: 20_000 }).toBe(20);
+      expect(Date.now() - started).toBeLessThan(20_000);
       expect(most).toBe(3);
     } finally {
       await w.stop();

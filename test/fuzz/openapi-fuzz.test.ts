@@ -8,6 +8,13 @@
 // requests per operation; FUZZ_SHRINK=1 shrinks a failure to a smaller input. The state
 // carries from one operation to the next, so a failure reproduces with the same seed and
 // runs for the whole file.
+//
+// Deliberately, no job worker runs here: a cloud device the fuzz starts stays `placing` and a
+// run stays `launching`. So the screenshot, live view (an endless MJPEG stream that `inject`
+// could not end), apps and APK routes are fuzzed on their refusals only (404, 409
+// `device_not_ready`, 415, 422); their binary and streaming answers are tested in
+// test/modules/devices/actions.test.ts, and the routes under attack on ready devices in
+// test/modules/runs/cloud-route-attacks.test.ts.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';

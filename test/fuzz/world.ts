@@ -50,7 +50,7 @@ async function seedAccount(t: TestApp, user: SignedUpUser, key: string, tag: str
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   const codeA = await call(t, 'POST', '/api/macros', s, { name: `${tag} code A`, kind: 'python', description: 'seeded' });
   const codeB = await call(t, 'POST', '/api/macros', s, { name: `${tag} code B`, kind: 'python' });
-  await call(t, 'POST', '/api/macros', s, { name: `${tag} blocks`, kind: 'block', blocks: [{ op: 'tap', x: 1, y: 2 }] });
+  await call(t, 'POST', '/api/macros', s, { name: `${tag} blocks`, kind: 'block', blocks: { version: 1, steps: [{ type: 'tap', x: 1, y: 2 }] } });
   await call(t, 'POST', `/api/macros/${codeA.id}/code-snapshot`, k, PROJECTS[0]);
   // Every code macro's Default profile exists from here on (it is made on first read).
   for (const macro of [codeA, codeB]) await call(t, 'GET', `/api/macro-setting-profiles?macro_id=${macro.id}`, k);

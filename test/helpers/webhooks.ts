@@ -79,7 +79,7 @@ export async function startReceiver(ca: TestCa): Promise<Receiver> {
     requests,
     answers: [],
     fallback: { status: 200, body: 'ok' },
-    waitFor(count, timeoutMs = 5000) {
+    waitFor(count, timeoutMs = 15_000) {
       if (requests.length >= count) return Promise.resolve();
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`receiver got ${requests.length} of ${count} requests`)), timeoutMs);
@@ -153,9 +153,10 @@ export interface DeliveryWorld {
  * HTTPS receiver and an app on a manual clock that starts at real time (receivers refuse a
  * webhook-timestamp more than 5 minutes off their own clock). Before each test: the clock back
  * at real time, no pending delivery left from another test, a fresh user and key, and a
- * receiver that answers 200 with nothing recorded.
+ * receiver that answers 200 with nothing recorded. `resolver` replaces the app's DNS look-ups
+ * (the address tests resolve names that exist only there); the worker takes its own.
  */
-export function useDeliveryWorld(env: Record<string, string>): DeliveryWorld {
+export function useDeliveryWorld(env: Record<string, string>, options: { resolver?: Resolver } = {}): DeliveryWorld {
   let t: TestApp | undefined;
   let ca: TestCa | undefined;
   let rx: Receiver | undefined;
@@ -168,7 +169,7 @@ export function useDeliveryWorld(env: Record<string, string>): DeliveryWorld {
   beforeAll(async () => {
     ca = makeTestCa();
     rx = await startReceiver(ca);
-    t = await createTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...env }, clock: new ManualClock(Date.now()) });
+    t = await createTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...env }, clock: new ManualClock(Date.now()), resolver: options.resolver });
   });
   afterAll(async () => {
     await t?.close();

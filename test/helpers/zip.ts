@@ -43,29 +43,27 @@ export function buildZip(entries: readonly RawEntry[]): Buffer {
     const flags = 0x800 | (entry.flags ?? 0); // bit 11: the name is UTF-8
     const mode = entry.mode ?? (entry.name.endsWith('/') ? 0o040755 : 0o100644);
 
+    // The local and central headers share one run of fields (version needed to name
+    // length); the central header has "version made by" before it.
+    const shared = (buf: Buffer, at: number) => {
+      buf.writeUInt16LE(20, at);
+      buf.writeUInt16LE(flags, at + 2);
+      buf.writeUInt16LE(method, at + 4);
+      buf.writeUInt16LE(DOS_DATE_1980_01_01, at + 8);
+      buf.writeUInt32LE(crc, at + 10);
+      buf.writeUInt32LE(body.length, at + 14);
+      buf.writeUInt32LE(size, at + 18);
+      buf.writeUInt16LE(name.length, at + 22);
+    };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(flags, 6);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt16LE(DOS_DATE_1980_01_01, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
+    shared(local, 4);
     parts.push(local, name, body);
 
     const header = Buffer.alloc(46);
     header.writeUInt32LE(0x02014b50, 0);
     header.writeUInt16LE((3 << 8) | 20, 4); // made by Unix, so the mode below counts
-    header.writeUInt16LE(20, 6);
-    header.writeUInt16LE(flags, 8);
-    header.writeUInt16LE(method, 10);
-    header.writeUInt16LE(DOS_DATE_1980_01_01, 14);
-    header.writeUInt32LE(crc, 16);
-    header.writeUInt32LE(body.length, 20);
-    header.writeUInt32LE(size, 24);
-    header.writeUInt16LE(name.length, 28);
+    shared(header, 6);
     header.writeUInt32LE((mode << 16) >>> 0, 38);
     header.writeUInt32LE(offset, 42);
     central.push(header, name);

@@ -1,11 +1,13 @@
 // JSON nested deeper than the documented limit (64 levels, the body itself counting as one)
 // is refused with 422 before anything is stored, on every route that takes free-form JSON,
 // and without recursion: a body nested half a million deep is refused like one nested 65.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/http/json-body.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { createKey, signUp, type SignedUpUser, withKey } from '../helpers/users.js';
+import type { TestApp } from '../helpers/app.js';
+import { useAppAndUser } from '../helpers/app-user.js';
+import { createKey, type SignedUpUser, withKey } from '../helpers/users.js';
 
+const world = useAppAndUser();
 let t: TestApp;
 let user: SignedUpUser;
 let key: Record<string, string>;
@@ -13,16 +15,23 @@ let macroId: number;
 let codeMacroId: number;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  user = await signUp(t.app);
+  ({ t, user } = world);
   key = withKey((await createKey(t.app, user)).key);
   macroId = (await t.app.inject({ method: 'POST', url: '/api/macros', headers: user.auth, payload: { name: 'Blocks', kind: 'block', blocks: [] } })).json().id;
   codeMacroId = (await t.app.inject({ method: 'POST', url: '/api/macros', headers: user.auth, payload: { name: 'Code', kind: 'python' } })).json().id;
 });
-afterAll(() => t.close());
 
 /** `levels` nested arrays: `[[[]]]` is three levels. */
 const arrays = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+/**
+ * A block program whose deepest value sits at `blocks` level 63 (64 counting the body): `repeats`
+ * nested repeat steps, each an object and its steps array, around one log step.
+ */
+const deepProgram = (repeats: number) => {
+  let step = '{"type":"log","message":"deep"}';
+  for (let i = 0; i < repeats; i += 1) step = `{"type":"repeat","times":1,"steps":[${step}]}`;
+  return `{"version":1,"steps":[${step}]}`;
+};
 /** `levels` nested objects, each holding the next under `k`: `{"k":{"k":{}}}` is three levels. */
 const objects = (levels: number) => '{"k":'.repeat(levels - 1) + '{}' + '}'.repeat(levels - 1);
 
@@ -103,16 +112,17 @@ describe('nesting deeper than the limit', () => {
 
 describe('nesting at the limit', () => {
   test('is stored, and the macro and every list page holding it stay readable', async () => {
-    // blocks at level 2 plus 63 levels inside it: 64 in all.
-    const res = await send(cases[0], arrays(63));
+    // blocks at level 2 plus 62 levels inside it (2 per repeat, then the log step): 64 in all.
+    const res = await send(cases[0], deepProgram(30));
     expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
     const { id } = res.json();
     expect((await t.app.inject({ url: `/api/macros/${id}`, headers: user.auth })).statusCode).toBe(200);
     const list = await t.app.inject({ url: '/api/macros?page_size=200', headers: user.auth });
     expect(list.statusCode).toBe(200);
     expect(list.json().rows.map((r: { id: number }) => r.id)).toContain(id);
-    const put = await send(cases[1], objects(63));
+    const put = await send(cases[1], deepProgram(30));
     expect(put.statusCode, put.body.slice(0, 300)).toBe(200);
+    expect((await send(cases[1], deepProgram(31))).statusCode).toBe(422);
     expect((await send(cases[1], objects(64))).statusCode).toBe(422);
   });
 });

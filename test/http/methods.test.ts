@@ -1,21 +1,21 @@
 // HEAD is answered wherever GET is (RFC 9110 §9.3.2), with the GET's status and headers and
 // no body; a method a known path does not have answers 405 with `Allow`; an unknown path
 // stays 404.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { createKey, signUp, type SignedUpUser, withKey } from '../helpers/users.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { useAppAndUser } from '../helpers/app-user.js';
+import { createKey, type SignedUpUser, withKey } from '../helpers/users.js';
 
+const world = useAppAndUser();
 let t: TestApp;
 let user: SignedUpUser;
 let key: Record<string, string>;
 let macroId: number;
 beforeAll(async () => {
-  t = await createTestApp();
-  user = await signUp(t.app);
+  ({ t, user } = world);
   key = withKey((await createKey(t.app, user)).key);
   macroId = (await t.app.inject({ method: 'POST', url: '/api/macros', headers: user.auth, payload: { name: 'M', kind: 'block' } })).json().id;
 });
-afterAll(() => t.close());
 
 describe('HEAD', () => {
   test.each([

@@ -2,18 +2,16 @@
 // `details.error_count`, and a one-line message, so a large bad body cannot buy a reply
 // many times its size. Sign-in and sign-up attempts count against the per-address limit
 // whether or not their body is valid.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { MAX_REPORTED_ERRORS, ValidationError } from '../../src/core/errors.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { signUp, type SignedUpUser } from '../helpers/users.js';
+import { useAppAndUser } from '../helpers/app-user.js';
+import type { SignedUpUser } from '../helpers/users.js';
 
+const world = useAppAndUser();
 let t: TestApp;
 let user: SignedUpUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  user = await signUp(t.app);
-});
-afterAll(() => t.close());
+beforeAll(() => ({ t, user } = world));
 
 const post = (url: string, payload: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload });

@@ -22,6 +22,8 @@ export interface GuardDeps {
   /** Whether the request carries a session credential (a `sess_` bearer token or the cookie) and no key. */
   presentsSession: (request: FastifyRequest) => boolean;
   admin: RequestGuard;
+  /** The tool server's guard (modules/mcp): a key or a token, through the key gate. */
+  toolClient: RequestGuard;
 }
 
 const ERROR_REF = { $ref: 'Error#' };
@@ -58,6 +60,10 @@ function describe(route: RouteOptions, auth: RouteAuth): void {
       schema.description = [schema.description, `**Auth:** API key (\`X-API-KEY\`). ${note}${session}`].filter(Boolean).join('\n\n');
       break;
     }
+    case 'toolClient':
+      schema.security = [{ apiKey: [] }, { toolClient: [] }];
+      schema.description = [schema.description, '**Auth:** API key (`X-API-KEY` or `Authorization: Bearer <key>`) or a tool-server token (`Authorization: Bearer <token>`). Each tool checks its own scope.'].filter(Boolean).join('\n\n');
+      break;
     case 'session':
       schema.security = [{ session: [] }];
       schema.description = [schema.description, '**Auth:** the application\'s signed-in session. API keys are refused.'].filter(Boolean).join('\n\n');
@@ -132,6 +138,8 @@ export function installGuards(app: FastifyInstance, deps: GuardDeps): void {
         // the per-key limits and the key's subscription check (docs/decisions/0006).
         if (!auth.keyOnly && deps.presentsSession(request)) return deps.session(request, reply);
         return deps.keyGate.check(request, reply, auth.scope);
+      case 'toolClient':
+        return deps.toolClient(request, reply);
       case 'session':
         return deps.session(request, reply);
       case 'admin':

@@ -41,6 +41,11 @@ function refusal(key: ResolvedKey, now: number): UnauthorizedError | null {
   return null;
 }
 
+/** Whether a resolved key may be used now (not revoked or expired, its owner still there). */
+export function isUsableKey(key: ResolvedKey, now: number): boolean {
+  return refusal(key, now) === null;
+}
+
 function usable(key: ResolvedKey | null, now: number): ResolvedKey {
   if (!key) throw new UnauthorizedError('invalid_api_key', UNUSABLE_KEY);
   const refused = refusal(key, now);
@@ -58,7 +63,16 @@ export class ApiKeyGate {
   ) {}
 
   async check(request: FastifyRequest, reply: FastifyReply, required: Scope | 'full' | null): Promise<void> {
-    const keyHash = sha256Hex(presentedKey(request));
+    return this.admit(sha256Hex(presentedKey(request)), request, reply, required);
+  }
+
+  /**
+   * The gate for a key already identified by its SHA-256: the REST key guard above, and the
+   * tool server, which also takes the key as a bearer or a token minted from it. A token
+   * passes `granted`, its scopes (within the key's), which then stand in for the key's; the
+   * key itself is still resolved here, so a token dies with its key in every process.
+   */
+  async admit(keyHash: string, request: FastifyRequest, reply: FastifyReply, required: Scope | 'full' | null, granted?: readonly Scope[]): Promise<void> {
     const now = this.clock.now();
     const { key, counted } = await this.resolveAndCount(keyHash, now);
 
@@ -78,11 +92,28 @@ export class ApiKeyGate {
     reply.headers(rateLimitHeaders(tighter[0], tighter[1], now));
 
     if (!isSubscriptionActive(key.subscription, now)) throw new SubscriptionRequiredError();
-    if (!keyCovers(key.scopes, required)) throw new InsufficientScopeError(required === 'full' || required === null ? [] : [required]);
+    const scopes = granted ?? key.scopes;
+    if (!keyCovers(scopes, required)) throw new InsufficientScopeError(required === 'full' || required === null ? [] : [required]);
 
-    request.caller = { userId: key.userId, keyId: key.id, sessionId: null, scopes: key.scopes };
+    request.caller = { userId: key.userId, keyId: key.id, sessionId: null, scopes: [...scopes] };
     request.apiKey = key;
     this.lastUsed.mark(key.id, now);
+  }
+
+  /**
+   * Counts one more request of an admitted caller against the key's window, then the
+   * account's (a tool-server batch counts each of its tool calls); 429 when over either.
+   */
+  async countAgain(request: FastifyRequest): Promise<void> {
+    const key = request.apiKey;
+    if (!key) throw new Error('countAgain before the gate admitted the request');
+    const now = this.clock.now();
+    const { results } = await FixedWindowLimiter.countChain(this.windowsOf(key));
+    const [byKey, byAccount] = results;
+    if (!byKey.allowed) throw new RateLimitedError(`This key made more than ${byKey.limit} requests this minute. Wait for the time in Retry-After.`, rateLimitHeaders(byKey, 'key', now));
+    if (byAccount && !byAccount.allowed) {
+      throw new RateLimitedError(`This account's keys made more than ${byAccount.limit} requests this minute. Wait for the time in Retry-After.`, rateLimitHeaders(byAccount, 'account', now));
+    }
   }
 
   /**

@@ -4,4 +4,5 @@ export type { KeyResolver, ResolvedKey } from './key-resolver.js';
 export type { LastUsedRecorder } from './last-used.js';
 export { type ApiKeysModuleDeps, type ApiKeysServices, buildApiKeysModule } from './module.js';
 export type { ApiKeyService } from './service.js';
-export { ApiKeyGate } from './gate.js';
+export { ApiKeyGate, isUsableKey } from './gate.js';
+export { keyCovers, SCOPES } from './scopes.js';

@@ -2,7 +2,9 @@
 // (with its invalidation, which billing uses when a subscription changes).
 import type { Redis } from '../../db/redis.js';
 import type { BuiltModule, ModuleDeps } from '../../http/module.js';
+import type { FixedWindowLimiter } from '../../http/rate-limit.js';
 import { LocalAuthEpoch, RedisAuthEpoch } from './auth-epoch.js';
+import { ApiKeyGate } from './gate.js';
 import { KeyResolver } from './key-resolver.js';
 import { LastUsedRecorder } from './last-used.js';
 import { apiKeyRoutes } from './routes.js';
@@ -13,6 +15,8 @@ export interface ApiKeysModuleDeps extends ModuleDeps {
   /** Shared state (Redis) unavailable: the app reports it, at most every few seconds. */
   warnSharedState: (error: unknown, what: string) => void;
   log: { error(object: object, message: string): void };
+  /** A fixed-window limiter by name and limit (per key, per account). */
+  limiter: (name: string, limit: number) => FixedWindowLimiter;
 }
 
 export interface ApiKeysServices {
@@ -21,6 +25,8 @@ export interface ApiKeysServices {
   resolver: KeyResolver;
   /** Batched `last_used_at` writes. */
   lastUsed: LastUsedRecorder;
+  /** 401, 429, 402, 403 for key requests: the REST key guard and the tool server share it. */
+  gate: ApiKeyGate;
 }
 
 export function buildApiKeysModule(deps: ApiKeysModuleDeps): BuiltModule<ApiKeysServices> {
@@ -29,9 +35,10 @@ export function buildApiKeysModule(deps: ApiKeysModuleDeps): BuiltModule<ApiKeys
   const resolver = new KeyResolver(db.kysely, epoch, deps.warnSharedState);
   const lastUsed = new LastUsedRecorder(db.kysely, (error) => deps.log.error({ err: error }, 'writing last_used_at failed'));
   const keys = new ApiKeyService(db.kysely, db.dialect, clock, resolver, lastUsed);
+  const gate = new ApiKeyGate(resolver, deps.limiter('key', config.rateLimitPerKey), deps.limiter('account', config.rateLimitPerAccount), lastUsed, clock);
   return {
     routes: apiKeyRoutes(keys),
-    services: { keys, resolver, lastUsed },
+    services: { keys, resolver, lastUsed, gate },
     async close() {
       resolver.stop();
       await lastUsed.flush();

@@ -4,3 +4,4 @@ export { buildCodeSyncModule, type CodeSyncServices } from './module.js';
 export type { CodeSyncService } from './service.js';
 export { SNAPSHOT_LIMITS } from './service.js';
 export { readZipFiles } from './zip-reader.js';
+export { CodeState } from './schemas.js';

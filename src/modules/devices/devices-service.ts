@@ -29,13 +29,16 @@ export function presentDevice(row: DeviceRow) {
     run_count: row.run_count,
     is_hosted: row.is_hosted === 1,
     hosted_state: row.is_hosted === 1 ? row.hosted_state : null,
+    // Only in `error` (app-api.md: "for a cloud device in error, why").
+    hosted_state_message: row.is_hosted === 1 && row.hosted_state === 'error' ? row.hosted_state_message : null,
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
   });
 }
 
 export async function findOwnedDevice(db: Kysely<Database> | Transaction<Database>, userId: number, deviceId: number): Promise<DeviceRow> {
-  const row = await db.selectFrom('devices').selectAll().where('id', '=', deviceId).where('user_id', '=', userId).executeTakeFirst();
+  // A device whose deletion is under way (lifecycle/service.ts) is already gone for its owner.
+  const row = await db.selectFrom('devices').selectAll().where('id', '=', deviceId).where('user_id', '=', userId).where('delete_requested_at', 'is', null).executeTakeFirst();
   if (!row) throw new NotFoundError('No device with this id.');
   return row;
 }
@@ -148,7 +151,7 @@ export class DeviceService {
 
   async list(ctx: ServiceContext, filter: DeviceListInput) {
     const page = pageRequest(filter);
-    let query = this.db.selectFrom('devices').where('user_id', '=', ctx.userId);
+    let query = this.db.selectFrom('devices').where('user_id', '=', ctx.userId).where('delete_requested_at', 'is', null);
     if (filter.macro_id !== undefined) query = query.where('macro_id', '=', filter.macro_id);
     if (filter.group_id !== undefined) query = query.where('group_id', '=', filter.group_id);
     if (filter.name) query = query.where(containsInsensitive('name', filter.name));

@@ -1,4 +1,5 @@
-// Device groups. `no_of_devices` is counted when read, so it is right at every moment.
+// Device groups. `no_of_devices` is counted when read, so it is right at every moment (a cloud
+// device whose deletion is under way no longer counts).
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import type { Database, DeviceGroupsTable } from '../../db/schema.js';
@@ -40,7 +41,7 @@ export class GroupService {
       .selectFrom('device_groups as g')
       .where('g.user_id', '=', userId)
       .select(['g.id', 'g.name', 'g.description', 'g.kind', 'g.created_at', 'g.updated_at'])
-      .select(sql<number>`(select count(*) from devices d where d.group_id = g.id)`.as('no_of_devices'));
+      .select(sql<number>`(select count(*) from devices d where d.group_id = g.id and d.delete_requested_at is null)`.as('no_of_devices'));
   }
 
   private async read(userId: number, groupId: number) {
@@ -90,7 +91,7 @@ export class GroupService {
     const { field, direction } = parseSort<GroupSort>(filter.sort, 'name');
     const sortKey = {
       name: textSortKey('g.name', this.dialect),
-      no_of_devices: sql`(select count(*) from devices d where d.group_id = g.id)`,
+      no_of_devices: sql`(select count(*) from devices d where d.group_id = g.id and d.delete_requested_at is null)`,
       created_at: sql.ref('g.created_at'),
       updated_at: sql.ref('g.updated_at'),
     }[field];

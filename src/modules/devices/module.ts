@@ -1,17 +1,57 @@
-// Builds the devices module: devices and device groups.
+// Builds the devices module: devices and device groups, cloud devices' lifecycle (start,
+// stop, delete, run by the lifecycle job), their leases, and seeing and touching them.
+import type { JobLog } from '../../db/jobs/worker.js';
 import type { BuiltModule, ModuleDeps } from '../../http/module.js';
+import { DeviceActions } from './actions/service.js';
 import { DeviceService } from './devices-service.js';
 import { GroupService } from './groups-service.js';
+import { hostedDeviceRoutes } from './hosted-routes.js';
+import { createDeviceHost, type DeviceHost } from './hosts/index.js';
+import { LeaseService } from './leases/service.js';
+import type { StopActiveRun } from './lifecycle/handler.js';
+import { DeviceLifecycle } from './lifecycle/service.js';
+import { leaseSweeper, lifecycleWorker } from './lifecycle/worker.js';
 import { deviceRoutes } from './routes.js';
+
+export interface DevicesModuleDeps extends ModuleDeps {
+  log: JobLog;
+  /** The device host; built from the configuration (DEVICE_HOST) when not given, and then closed with the module. */
+  host?: DeviceHost;
+  /**
+   * Stops the device's active cloud run and resolves once it has ended; a stop and a delete
+   * await it before shutting the device down. Wired to the runs module; no-op until then.
+   */
+  stopActiveRun?: StopActiveRun;
+}
 
 export interface DevicesServices {
   devices: DeviceService;
   groups: GroupService;
+  lifecycle: DeviceLifecycle;
+  leases: LeaseService;
+  actions: DeviceActions;
+  host: DeviceHost;
 }
 
-export function buildDevicesModule(deps: ModuleDeps): BuiltModule<DevicesServices> {
-  const { db, clock } = deps;
+export function buildDevicesModule(deps: DevicesModuleDeps): BuiltModule<DevicesServices> {
+  const { config, db, clock, log } = deps;
+  const ownHost = deps.host === undefined;
+  const host = deps.host ?? createDeviceHost(config, { db, clock });
   const devices = new DeviceService(db.kysely, db.dialect, clock);
   const groups = new GroupService(db.kysely, db.dialect, clock);
-  return { routes: deviceRoutes(devices, groups), services: { devices, groups } };
+  const lifecycle = new DeviceLifecycle(db, clock);
+  const leases = new LeaseService(db, clock, host, lifecycle);
+  const actions = new DeviceActions(db.kysely, host);
+  const stopActiveRun = deps.stopActiveRun ?? (async () => undefined);
+  return {
+    routes: async (app) => {
+      await app.register(deviceRoutes(devices, groups));
+      await app.register(hostedDeviceRoutes(lifecycle, actions));
+    },
+    services: { devices, groups, lifecycle, leases, actions, host },
+    workers: [lifecycleWorker({ db, clock, log, host, stopActiveRun }), leaseSweeper(leases, log)],
+    close: async () => {
+      if (ownHost) await host.close();
+    },
+  };
 }

@@ -21,6 +21,7 @@ export const Device = Type.Object(
     run_count: Type.Integer(),
     is_hosted: Type.Boolean(),
     hosted_state: Type.Optional(StringEnum(HOSTED_STATES, { description: 'Cloud devices only' })),
+    hosted_state_message: Type.Optional(Type.String({ description: 'Why a cloud device is in `error`; absent in every other state' })),
     created_at: DateTime(),
     updated_at: DateTime(),
   },
@@ -97,3 +98,46 @@ export const UpdateDeviceBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 export type UpdateDeviceInput = Static<typeof UpdateDeviceBody>;
+
+// Cloud device actions (app-api.md, "Devices and groups").
+export const ScreenshotQuery = Type.Object(
+  {
+    format: Type.Optional(StringEnum(['png', 'jpeg'] as const, { default: 'png', description: '`png` (default) or `jpeg` (quality 80)' })),
+    max_edge: Type.Optional(Type.Integer({ minimum: 64, maximum: 4096, description: 'Scale down so the longer edge is at most this many pixels; default the full size' })),
+  },
+  { additionalProperties: false },
+);
+export const LiveQuery = Type.Object(
+  { fps: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, default: 4, description: 'Frames per second, 1 to 10 (default 4)' })) },
+  { additionalProperties: false },
+);
+export const InstalledApp = Type.Object({ package: Type.String(), label: Type.String(), version_name: Type.String() }, { $id: 'InstalledApp' });
+export const InstalledAppList = Type.Object({ items: Type.Array(InstalledApp) }, { $id: 'InstalledAppList' });
+export const InstalledApk = Type.Object(
+  { package: Type.String(), label: Type.String(), version_name: Type.String(), version_code: Type.Integer() },
+  { $id: 'InstalledApk' },
+);
+
+/** A tap on the live view (our extension, docs/cloud-devices.md): device pixels, checked against the screen by the driver. */
+export const TapBody = Type.Object(
+  {
+    x: Type.Integer({ minimum: 0, maximum: 100_000, description: 'Device pixels from the left, within the screen' }),
+    y: Type.Integer({ minimum: 0, maximum: 100_000, description: 'Device pixels from the top, within the screen' }),
+  },
+  { additionalProperties: false },
+);
+export const TappedElement = Type.Object(
+  {
+    element_id: Type.String(),
+    class: Type.String(),
+    text: Type.String(),
+    resource_id: Type.String(),
+    content_desc: Type.String(),
+    bounds: Type.Object({ left: Type.Integer(), top: Type.Integer(), right: Type.Integer(), bottom: Type.Integer() }),
+    clickable: Type.Boolean(),
+    editable: Type.Boolean(),
+    focused: Type.Optional(Type.Boolean()),
+  },
+  { $id: 'TappedElement', description: 'The element the tap landed on (the topmost clickable one), bounds in device pixels' },
+);
+export const TapAnswer = Type.Object({ element: Nullable(TappedElement) }, { $id: 'TapAnswer' });

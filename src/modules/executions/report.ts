@@ -62,6 +62,15 @@ function endNotBeforeStart(endedAt: number, startedAt: number): void {
   if (endedAt < startedAt) throw new ValidationError([{ path: 'body.ended_at', message: 'must not be before started_at' }]);
 }
 
+/** Cloud runs' execution ids (`cr_` + 24 hex, decisions.md §10). */
+const CLOUD_RUN_PREFIX = 'cr_';
+
+const managedByService = () =>
+  new ConflictError(
+    'run_managed_by_service',
+    'Execution ids starting with cr_ belong to cloud runs: the service records their history itself, and reports cannot create or change it. Report local runs under another id; stop a cloud run with POST /api/hosted/runs/{id}/stop.',
+  );
+
 const alreadyEnded = (status: RunStatus) =>
   new ConflictError('run_already_ended', `This run has already ended (${status}); an ended run cannot change again.`);
 
@@ -76,6 +85,12 @@ export class ExecutionReporter {
     const checked = check(input);
     const now = this.clock.now();
     return this.db.transaction().execute(async (trx) => {
+      // A cloud run's history record moves only with its run (decisions.md §10), and `cr_` ids
+      // are the service's to mint: a report may not create one either, so no record of another
+      // account's (or a future) cloud run can be claimed ahead of it.
+      if (input.execution_id.startsWith(CLOUD_RUN_PREFIX)) throw managedByService();
+      const cloudRun = await trx.selectFrom('cloud_runs').select('id').where('user_id', '=', userId).where('execution_id', '=', input.execution_id).executeTakeFirst();
+      if (cloudRun) throw managedByService();
       const existing = await findRunByExecutionId(trx, userId, input.execution_id);
       if (existing) return this.update(trx, existing, checked, now);
       const created = await this.create(trx, userId, checked, now);

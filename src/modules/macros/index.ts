@@ -1,3 +1,4 @@
 // The macros module's front door.
-export { buildMacrosModule, type MacrosServices } from './module.js';
-export { findOwnedMacro, type MacroService } from './service.js';
+export { buildMacrosModule, type MacrosModuleDeps, type MacrosServices } from './module.js';
+export { type BlockProgramRules, findOwnedMacro, type MacroService } from './service.js';
+export { Macro } from './schemas.js';

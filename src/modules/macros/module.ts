@@ -1,13 +1,18 @@
 // Builds the macros module.
 import type { BuiltModule, ModuleDeps } from '../../http/module.js';
 import { macroRoutes } from './routes.js';
-import { MacroService } from './service.js';
+import { type BlockProgramRules, MacroService } from './service.js';
 
 export interface MacrosServices {
   macros: MacroService;
 }
 
-export function buildMacrosModule(deps: ModuleDeps): BuiltModule<MacrosServices> {
-  const macros = new MacroService(deps.db.kysely, deps.db.dialect, deps.clock);
+export interface MacrosModuleDeps extends ModuleDeps {
+  /** How block programs are checked on create and update (the runs module's rules). */
+  blockPrograms: BlockProgramRules;
+}
+
+export function buildMacrosModule(deps: MacrosModuleDeps): BuiltModule<MacrosServices> {
+  const macros = new MacroService(deps.db.kysely, deps.db.dialect, deps.clock, deps.blockPrograms);
   return { routes: macroRoutes(macros), services: { macros } };
 }

@@ -5,7 +5,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import type { Database, MacrosTable } from '../../db/schema.js';
 import { containsInsensitive, textSortKey } from '../../db/text.js';
-import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { type FieldError, NotFoundError, ValidationError } from '../../core/errors.js';
 import type { ServiceContext } from '../../core/context.js';
 import { offsetOf, pageOf, pageRequest } from '../../core/paging.js';
 import type { IdInput } from '../../core/schema.js';
@@ -15,13 +15,31 @@ import type { CreateMacroInput, MacroListInput, UpdateMacroInput } from './schem
 
 type MacroRow = Selectable<MacrosTable>;
 
+/**
+ * The block-program rules (decisions.md §11), given by the wiring: they live in the runs
+ * module, which executes programs, and macros must not import it (runs reads run history,
+ * which reads macros).
+ */
+export interface BlockProgramRules {
+  /** Every problem of `value` as a program, with `body.blocks…` paths; empty when it is one. */
+  validate(value: unknown): FieldError[];
+  /** The program as stored: `[]` reads as `{"version": 1, "steps": []}`. */
+  normalize(value: unknown): unknown;
+}
+
+/** A stored program; `[]` (records from before programs were checked) reads as the empty program (decisions.md §11). */
+function readBlocks(text: string): unknown {
+  const value = JSON.parse(text) as unknown;
+  return Array.isArray(value) && value.length === 0 ? { version: 1, steps: [] } : value;
+}
+
 export function presentMacro(row: MacroRow) {
   return compact({
     id: row.id,
     name: row.name,
     kind: row.kind,
     description: row.description,
-    blocks: row.blocks === null ? null : (JSON.parse(row.blocks) as unknown),
+    blocks: row.blocks === null ? null : readBlocks(row.blocks),
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
   });
@@ -39,7 +57,15 @@ export class MacroService {
     private readonly db: Kysely<Database>,
     private readonly dialect: DialectName,
     private readonly clock: Clock,
+    private readonly blocks: BlockProgramRules,
   ) {}
+
+  /** The program to store; 422 with every problem of it otherwise. */
+  private checkedBlocks(value: unknown): string {
+    const problems = this.blocks.validate(value);
+    if (problems.length > 0) throw new ValidationError(problems);
+    return JSON.stringify(this.blocks.normalize(value));
+  }
 
   async create(ctx: ServiceContext, input: CreateMacroInput) {
     if (input.kind === 'python' && input.blocks !== undefined) {
@@ -53,7 +79,7 @@ export class MacroService {
         name: input.name.trim(),
         kind: input.kind,
         description: input.description ?? null,
-        blocks: input.kind === 'block' ? JSON.stringify(input.blocks ?? []) : null,
+        blocks: input.kind === 'block' ? this.checkedBlocks(input.blocks ?? []) : null,
         created_at: now,
         updated_at: now,
       })
@@ -88,7 +114,7 @@ export class MacroService {
       .set({
         ...(input.name !== undefined ? { name: input.name.trim() } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.blocks !== undefined ? { blocks: JSON.stringify(input.blocks) } : {}),
+        ...(input.blocks !== undefined ? { blocks: this.checkedBlocks(input.blocks) } : {}),
         updated_at: this.clock.now(),
       })
       .where('id', '=', macroId)

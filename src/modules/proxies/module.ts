@@ -8,6 +8,7 @@ import { LiveProxyChecker, type ProxyChecker } from './checker.js';
 import { ConnectionInfoService } from './connection-info.js';
 import { type Geolocator, MmdbGeolocator } from './geo.js';
 import { ProxyService } from './proxy-service.js';
+import { RunProxyExitCheck } from './run-exit.js';
 import { proxyRoutes } from './routes.js';
 import { ProxySecrets } from './secrets.js';
 import { UsageService } from './usage.js';
@@ -25,6 +26,8 @@ export interface ProxiesServices {
   assignments: AssignmentService;
   connectionInfo: ConnectionInfoService;
   usage: UsageService;
+  /** The check a cloud run makes at launch through its device's proxy. */
+  runExit: RunProxyExitCheck;
 }
 
 export function buildProxiesModule(deps: ProxiesModuleDeps): BuiltModule<ProxiesServices> {
@@ -34,9 +37,11 @@ export function buildProxiesModule(deps: ProxiesModuleDeps): BuiltModule<Proxies
   const assignments = new AssignmentService(db.kysely, db.dialect, clock);
   const checker = deps.checker ?? new LiveProxyChecker(config.proxyCheckUrl, config.proxyCheckTimeoutMs);
   const policy = { allowPrivate: config.allowPrivateNetworks, resolver: systemResolver };
+  const geolocator = deps.geolocator ?? new MmdbGeolocator();
   const services: ProxiesServices = {
     proxies,
-    validator: new ProxyValidator(db.kysely, clock, secrets, checker, deps.geolocator ?? new MmdbGeolocator(), policy),
+    validator: new ProxyValidator(db.kysely, clock, secrets, checker, geolocator, policy),
+    runExit: new RunProxyExitCheck(db.kysely, secrets, checker, geolocator, policy),
     assignments,
     connectionInfo: new ConnectionInfoService(db.kysely, clock, secrets, assignments),
     usage: new UsageService(db.kysely, clock),

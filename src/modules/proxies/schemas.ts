@@ -172,6 +172,9 @@ export const UsageReport = Type.Object({
   items: Type.Array(Type.Object({ proxy_id: Type.Integer(), label: Type.Optional(Type.String()), host: Type.String(), ...Bytes })),
   devices: Type.Array(Type.Object({ device_id: Type.Integer(), device_name: Type.Optional(Type.String()), ...Bytes })),
   groups: Type.Array(Type.Object({ group_id: Type.Integer(), group_name: Type.String(), ...Bytes })),
+  days: Type.Array(Type.Object({ date: Type.String({ format: 'date', description: 'A UTC day, YYYY-MM-DD.' }), ...Bytes }), {
+    description: 'All proxies together per UTC day of the period, oldest first; days without samples are left out.',
+  }),
   ...Bytes,
 });
 

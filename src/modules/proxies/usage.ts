@@ -86,7 +86,7 @@ export class UsageService {
     if (since !== null) base = base.where('u.day', '>=', since);
     const up = sql<number>`cast(sum(u.bytes_up) as bigint)`.as('up');
     const down = sql<number>`cast(sum(u.bytes_down) as bigint)`.as('down');
-    const [perProxy, perDevice, perGroup] = await Promise.all([
+    const [perProxy, perDevice, perGroup, perDay] = await Promise.all([
       base.innerJoin('proxies as p', 'p.id', 'u.proxy_id').select(['u.proxy_id', 'p.label', 'p.host', up, down]).groupBy(['u.proxy_id', 'p.label', 'p.host']).orderBy('u.proxy_id').execute(),
       base.leftJoin('devices as d', 'd.id', 'u.device_id').where('u.device_id', '<>', 0).select(['u.device_id', 'd.name', up, down]).groupBy(['u.device_id', 'd.name']).orderBy('u.device_id').execute(),
       base
@@ -96,6 +96,7 @@ export class UsageService {
         .groupBy(['g.id', 'g.name'])
         .orderBy('g.id')
         .execute(),
+      base.select(['u.day', up, down]).groupBy('u.day').orderBy('u.day').execute(),
     ]);
     const totalUp = perProxy.reduce((sum, r) => sum + Number(r.up), 0);
     const totalDown = perProxy.reduce((sum, r) => sum + Number(r.down), 0);
@@ -105,6 +106,7 @@ export class UsageService {
       items: perProxy.map((r) => compact({ proxy_id: r.proxy_id, label: r.label, host: r.host, ...bytes(Number(r.up), Number(r.down)) })),
       devices: perDevice.map((r) => compact({ device_id: r.device_id, device_name: r.name, ...bytes(Number(r.up), Number(r.down)) })),
       groups: perGroup.map((r) => ({ group_id: r.id, group_name: r.name, ...bytes(Number(r.up), Number(r.down)) })),
+      days: perDay.map((r) => ({ date: new Date(Number(r.day)).toISOString().slice(0, 10), ...bytes(Number(r.up), Number(r.down)) })),
       ...bytes(totalUp, totalDown),
     };
   }

@@ -2,3 +2,4 @@
 export { buildRunLogsModule, type RunLogsServices } from './module.js';
 export type { RunLogService } from './service.js';
 export { appendLogBatch } from './store.js';
+export { RunLog, RunLogQuery, type RunLogInput } from './schemas.js';

@@ -2,6 +2,15 @@
 // modules and the wiring use only what is exported here.
 export { buildRunsModule, RunExecutor, runnerSettingsOf, type RunsModuleDeps, type RunsServices } from './module.js';
 
+// Cloud runs and the run job
+export { CloudRunService } from './cloud-runs/service.js';
+export { type CloudRunRecord, presentCloudRun } from './cloud-runs/present.js';
+export { CLOUD_RUN_STATES, CloudRun } from './cloud-runs/schemas.js';
+export { bootOnHost, type ProxyExit, type ProxyExitCheck, type RunReadiness } from './job/readiness.js';
+export { CLOUD_RUN_JOB, CLOUD_RUN_STOP, cloudRunJob, type CloudRunJob } from './job/run-job.js';
+export { createRunWorker, type RunWorker } from './job/run-worker.js';
+export { WORKER_LOST } from './job/run-transitions.js';
+
 // Arguments
 export { argumentWords, pythonCommand } from './arguments/command-line.js';
 export { CLI_ARGS_KEY, mergeRunArgs, type RunArgs } from './arguments/merge.js';

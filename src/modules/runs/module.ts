@@ -1,15 +1,21 @@
-// buildRunsModule(deps): the runs module's routes (the device RPC behind `svc_device`, and the
-// published block-program schema) and its services (the RPC, and the executor a run worker
-// calls for each claimed run). The run routes, the run job and the device lifecycle build on
-// these; see docs/runs.md, "What is not wired yet".
+// buildRunsModule(deps): the runs module's routes (the cloud-run routes, the device RPC
+// behind `svc_device`, the published block-program schema), its services (cloud runs, the
+// RPC, the executor) and its worker (the run job). See docs/runs.md.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config.js';
+import type { BackgroundWorker } from '../../core/worker.js';
 import type { Db } from '../../db/database.js';
+import type { JobLog } from '../../db/jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
 import { createDeviceHost, type DeviceHost } from '../devices/index.js';
 import { blockSchemaRoutes } from './blocks/schema-route.js';
+import { cloudRunRoutes } from './cloud-runs/routes.js';
+import { CloudRunService } from './cloud-runs/service.js';
 import { type ClaimedRun, executeRun, type ExecutorDeps } from './executor/execute-run.js';
 import { loadClaimedRun } from './executor/load-claimed-run.js';
+import { bootOnHost, type ProxyExitCheck, type RunReadiness } from './job/readiness.js';
+import { cloudRunJob } from './job/run-job.js';
+import { createRunWorker, type RunWorker } from './job/run-worker.js';
 import type { RunOutcome } from './outcome.js';
 import { DeviceRpc } from './rpc/device-rpc.js';
 import { deviceRpcRoutes } from './rpc/rpc-routes.js';
@@ -24,6 +30,13 @@ export interface RunsModuleDeps {
   host?: DeviceHost;
   /** Where a run's `svc_device` reaches the device RPC; BASE_URL unless a test serves elsewhere. */
   baseUrl?: string;
+  /** Makes a run's device `ready` before it starts; the device lifecycle's, or a direct boot on the host until it is wired. */
+  readiness?: RunReadiness;
+  /** Checks the device's assigned proxy at launch (the proxies module's check). */
+  proxyExit?: ProxyExitCheck;
+  log?: JobLog;
+  /** Names the run worker in `locked_by`. */
+  workerName?: string;
 }
 
 /** Runs one claimed cloud run: load what it needs, execute it, answer how it ended. */
@@ -40,6 +53,7 @@ export class RunExecutor {
 }
 
 export interface RunsServices {
+  runs: CloudRunService;
   rpc: DeviceRpc;
   executor: RunExecutor;
   host: DeviceHost;
@@ -49,18 +63,49 @@ export function runnerSettingsOf(config: Config): PythonRunSettings {
   return { runsDir: config.runsDir, maxSeconds: config.runMaxSeconds, maxMemoryMb: config.runMaxMemoryMb, path: config.runPath, sdkDir: SDK_DIR };
 }
 
-export function buildRunsModule(deps: RunsModuleDeps): { routes: FastifyPluginAsyncTypebox; services: RunsServices; close: () => Promise<void> } {
+const silent: JobLog = { info() {}, warn() {}, error() {} };
+
+export function buildRunsModule(deps: RunsModuleDeps): {
+  routes: FastifyPluginAsyncTypebox;
+  services: RunsServices;
+  workers: BackgroundWorker[];
+  /** The run worker itself, for tests and tools. */
+  runWorker: RunWorker;
+  close: () => Promise<void>;
+} {
   const { config, db, clock } = deps;
+  const log = deps.log ?? silent;
   const ownHost = deps.host === undefined;
   const host = deps.host ?? createDeviceHost(config, { db, clock });
   const rpc = new DeviceRpc({ db, clock, host });
-  const executor = new RunExecutor({ db, clock, host, settings: runnerSettingsOf(config), baseUrl: deps.baseUrl ?? config.baseUrl });
+  const executor = new RunExecutor({
+    db,
+    clock,
+    host,
+    settings: runnerSettingsOf(config),
+    baseUrl: deps.baseUrl ?? config.baseUrl,
+    onLogsLost: (error, lines) => log.error({ err: error, lines }, 'a batch of run log lines could not be stored and was given up'),
+  });
+  const runs = new CloudRunService({ config, db, clock });
+  const runWorker = createRunWorker({
+    db,
+    clock,
+    log,
+    kind: cloudRunJob(config),
+    executor,
+    readiness: deps.readiness ?? bootOnHost({ db, clock, host }),
+    proxyExit: deps.proxyExit,
+    name: deps.workerName,
+  });
   return {
     routes: async (app) => {
+      await app.register(cloudRunRoutes(runs));
       await app.register(deviceRpcRoutes(rpc));
       await app.register(blockSchemaRoutes(config.baseUrl));
     },
-    services: { rpc, executor, host },
+    services: { runs, rpc, executor, host },
+    workers: [runWorker],
+    runWorker,
     close: async () => {
       if (ownHost) await host.close();
     },

@@ -24,7 +24,7 @@ const cap = (text: string) => (text.length > ERROR_MESSAGE_MAX ? `${text.slice(0
 
 export const finished = (exitCode: number | null = null): RunOutcome => ({ state: 'finished', exitCode, errorMessage: null, stateMessage: null });
 
-export const stopped = (exitCode: number | null = null): RunOutcome => ({ state: 'stopped', exitCode, errorMessage: null, stateMessage: 'stopped on request' });
+export const stopped = (exitCode: number | null = null, stateMessage = 'stopped on request'): RunOutcome => ({ state: 'stopped', exitCode, errorMessage: null, stateMessage });
 
 export function failed(stateMessage: string, options: { exitCode?: number | null; errorMessage?: string | null } = {}): RunOutcome {
   return { state: 'failed', exitCode: options.exitCode ?? null, errorMessage: cap(options.errorMessage ?? stateMessage), stateMessage: cap(stateMessage) };

@@ -1,16 +1,14 @@
 // Macros (application routes): create, list, read, update, delete.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestApp, type TestApp } from '../../helpers/app.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { TestApp } from '../../helpers/app.js';
+import { useAppAndUser } from '../../helpers/app-user.js';
 import { createDevice, createMacro, updateDevice } from '../../helpers/resources.js';
 import { createKey, signUp, type SignedUpUser, withKey } from '../../helpers/users.js';
 
+const world = useAppAndUser();
 let t: TestApp;
 let user: SignedUpUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  user = await signUp(t.app);
-});
-afterAll(() => t.close());
+beforeAll(() => ({ t, user } = world));
 
 describe('POST /api/macros', () => {
   test('creates a code macro and a block macro', async () => {
@@ -23,9 +21,9 @@ describe('POST /api/macros', () => {
       created_at: new Date(t.clock.now()).toISOString(),
       updated_at: new Date(t.clock.now()).toISOString(),
     });
-    const res = await t.app.inject({ method: 'POST', url: '/api/macros', headers: user.auth, payload: { name: 'Clicker', kind: 'block', blocks: [{ op: 'tap', x: 1 }] } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/macros', headers: user.auth, payload: { name: 'Clicker', kind: 'block', blocks: { version: 1, steps: [{ type: 'tap', x: 1, y: 2 }] } } });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ kind: 'block', blocks: [{ op: 'tap', x: 1 }] });
+    expect(res.json()).toMatchObject({ kind: 'block', blocks: { version: 1, steps: [{ type: 'tap', x: 1, y: 2 }] } });
     expect(res.json().description).toBeUndefined(); // empty optional fields are omitted
   });
 
@@ -87,6 +85,31 @@ describe('GET, PUT and DELETE /api/macros/{id}', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name: 'after', description: 'new', created_at: macro.created_at, updated_at: new Date(t.clock.now()).toISOString() });
     expect((await t.app.inject({ url: `/api/macros/${macro.id}`, headers: user.auth })).json().name).toBe('after');
+  });
+
+  test('a block program is checked on create and update (422 naming each step’s path); [] reads as the empty program', async () => {
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/macros',
+      headers: user.auth,
+      payload: { name: 'Bad', kind: 'block', blocks: { version: 1, steps: [{ type: 'log', message: 'a' }, { type: 'wait', ms: 1 }, { type: 'jump' }] } },
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().details.errors).toEqual([{ path: 'body.blocks.steps.2.type', message: expect.stringContaining('must be one of') }]);
+    const old = await t.app.inject({ method: 'POST', url: '/api/macros', headers: user.auth, payload: { name: 'Old', kind: 'block', blocks: [{ op: 'tap', x: 1 }] } });
+    expect(old.statusCode).toBe(422);
+    expect(old.json().details.errors[0].path).toBe('body.blocks');
+    const empty = await t.app.inject({ method: 'POST', url: '/api/macros', headers: user.auth, payload: { name: 'Empty', kind: 'block', blocks: [] } });
+    expect(empty.statusCode).toBe(201);
+    expect(empty.json().blocks).toEqual({ version: 1, steps: [] });
+    const id = empty.json().id;
+    const tapNoTarget = await t.app.inject({ method: 'PUT', url: `/api/macros/${id}`, headers: user.auth, payload: { blocks: { version: 1, steps: [{ type: 'repeat', times: 2, steps: [{ type: 'tap' }] }] } } });
+    expect(tapNoTarget.statusCode).toBe(422);
+    expect(tapNoTarget.json().details.errors[0].path).toBe('body.blocks.steps.0.steps.0');
+    expect((await t.app.inject({ url: `/api/macros/${id}`, headers: user.auth })).json().blocks).toEqual({ version: 1, steps: [] });
+    const good = await t.app.inject({ method: 'PUT', url: `/api/macros/${id}`, headers: user.auth, payload: { blocks: { version: 1, steps: [{ type: 'key', key: 'BACK' }] } } });
+    expect(good.statusCode).toBe(200);
+    expect(good.json().blocks).toEqual({ version: 1, steps: [{ type: 'key', key: 'BACK' }] });
   });
 
   test('blocks can only be set on block macros; an empty update is refused', async () => {

@@ -30,10 +30,15 @@ describe('usage', () => {
     expect(today.items).toEqual([{ proxy_id: p.id, label: 'U', host: 'u.example.com', bytes_up: 17, bytes_down: 170, bytes_total: 187 }]);
     expect(today.devices).toEqual([{ device_id: d1.id, device_name: 'one', bytes_up: 17, bytes_down: 170, bytes_total: 187 }]);
     expect(today.groups).toEqual([{ group_id: group.id, group_name: 'Rack', bytes_up: 17, bytes_down: 170, bytes_total: 187 }]);
-    expect(await report('week')).toMatchObject({ since: '2026-03-02T00:00:00.000Z', bytes_up: 19 });
+    expect(today.days).toEqual([{ date: '2026-03-04', bytes_up: 17, bytes_down: 170, bytes_total: 187 }]);
+    const week = await report('week');
+    expect(week).toMatchObject({ since: '2026-03-02T00:00:00.000Z', bytes_up: 19 });
+    // Per UTC day, oldest first, days without samples left out.
+    expect(week.days.map((d: { date: string; bytes_up: number }) => [d.date, d.bytes_up])).toEqual([['2026-03-02', 2], ['2026-03-04', 17]]);
     expect(await report('month')).toMatchObject({ since: '2026-03-01T00:00:00.000Z', bytes_up: 23 });
     const all = await report('all');
     expect(all).toMatchObject({ since: null, bytes_up: 31, bytes_down: 310 });
+    expect(all.days.map((d: { date: string }) => d.date)).toEqual(['2026-02-28', '2026-03-01', '2026-03-02', '2026-03-04']);
     expect(all.devices.map((d: { device_id: number; bytes_up: number }) => [d.device_id, d.bytes_up])).toEqual([[d1.id, 25], [d2.id, 2]]);
     expect((await call('GET', '/api/proxy/usage?period=year', undefined, k)).statusCode).toBe(422);
   });

@@ -116,7 +116,9 @@ describe('what cannot run', () => {
     await expect(bundleForMacro(t.db.kysely, user.id, code.id)).rejects.toMatchObject({ status: 409, code: 'macro_not_runnable', message: expect.stringContaining('never synced') });
     const empty = await t.app.inject({ method: 'POST', url: '/api/macros', headers: user.auth, payload: { name: 'Empty', kind: 'block', blocks: [] } });
     await expect(bundleForMacro(t.db.kysely, user.id, empty.json().id)).rejects.toMatchObject({ status: 409, code: 'macro_not_runnable', message: expect.stringContaining('no steps') });
-    const invalid = await t.app.inject({ method: 'POST', url: '/api/macros', headers: user.auth, payload: { name: 'Old', kind: 'block', blocks: [{ op: 'tap' }] } });
+    // A record from before programs were checked: only the database holds such a program now.
+    const invalid = await t.app.inject({ method: 'POST', url: '/api/macros', headers: user.auth, payload: { name: 'Old', kind: 'block', blocks: [] } });
+    await t.db.kysely.updateTable('macros').set({ blocks: JSON.stringify([{ op: 'tap' }]) }).where('id', '=', invalid.json().id).execute();
     await expect(bundleForMacro(t.db.kysely, user.id, invalid.json().id)).rejects.toMatchObject({ status: 409, message: expect.stringContaining('not valid') });
     const stranger = await signUp(t.app);
     await expect(bundleForMacro(t.db.kysely, stranger.id, code.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ManualClock } from '../../../src/lib/clock.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { createKey, signUp, withKey } from '../../helpers/users.js';
-import { createEndpoint, deliveriesOf, makeTestCa, type Receiver, sendTestEvent, startReceiver, type TestCa, testWorker } from '../../helpers/webhooks.js';
+import { createEndpoint, deliveriesOf, makeTestCa, sendTestEvent, testWorker, useDeliveryWorld } from '../../helpers/webhooks.js';
 
 const dns = new Map<string, string[]>([
   ['hooks.example.com', ['93.184.215.14']],
@@ -89,22 +89,10 @@ describe('URL rules at create and update (private networks not allowed)', () => 
 });
 
 describe('the connection goes to the vetted address only (private networks allowed, as in development)', () => {
-  let dev: TestApp;
-  let ca: TestCa;
-  let rx: Receiver;
-  beforeAll(async () => {
-    ca = makeTestCa();
-    rx = await startReceiver(ca);
-    dev = await createTestApp({ resolver, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, clock: new ManualClock(Date.now()) });
-  });
-  afterAll(async () => {
-    await dev?.close();
-    await rx?.close();
-    ca?.dispose();
-  });
+  const world = useDeliveryWorld({}, { resolver });
 
   test('one look-up per attempt through the injected resolver, SNI and Host carry the name, and proxy variables are ignored', async () => {
-    const devKey = (await createKey(dev.app, await signUp(dev.app))).key;
+    const { t: dev, ca, rx, key: devKey } = world;
     // hooks.test exists only in the injected resolver: the system resolver cannot find it.
     const { endpoint } = await createEndpoint(dev.app, devKey, { url: `https://hooks.test:${rx.port}/pinned` });
     await sendTestEvent(dev.app, devKey, endpoint.id);

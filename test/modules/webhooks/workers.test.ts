@@ -90,8 +90,9 @@ describe('a restart of serve with deliveries pending', () => {
       const before = rx.requests.length;
       const started = Date.now();
       await sendTestEvent(t.app, key, endpoint.id);
-      await rx.waitFor(before + 1, 2000);
-      expect(Date.now() - started).toBeLessThan(1000);
+      await rx.waitFor(before + 1, 20_000);
+      // Far below the 60 s poll, with room for a loaded machine.
+      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       await handle.close();
       await t.close();

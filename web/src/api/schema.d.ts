@@ -546,6 +546,182 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/hosted/devices/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a cloud device (moves toward ready)
+         * @description Starts a `stopped` (or `error`) cloud device: 202 with the device in `placing`; it then moves through `starting` to `ready` in the background (or to `error`, with `hosted_state_message`). A device in any other state is answered as it is, 200. 404 `not_a_cloud_device` for a device on your own machine.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        post: operations["startCloudDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/devices/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a cloud device (moves toward stopped)
+         * @description Stops a cloud device: 202 with the device in `stopping`; its active run is stopped first and its lease ends, then it becomes `stopped` in the background. A device already `stopping` or `stopped` is answered as it is, 200. 404 `not_a_cloud_device` for a device on your own machine.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        post: operations["stopCloudDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/devices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a cloud device (its run is stopped first)
+         * @description Deletes a cloud device: 204 at once, and it is gone from every answer. A device that is running is shut down in the background first: its active run is stopped and its lease ends. 404 `not_a_cloud_device` for a device on your own machine.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        delete: operations["deleteCloudDevice"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/devices/{id}/screenshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A picture of the cloud device's screen
+         * @description The screen as PNG (default) or JPEG, scaled down to `max_edge` when given. 409 `device_not_ready` unless the device is `ready`; 404 `not_a_cloud_device` for a device on your own machine.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        get: operations["getCloudDeviceScreenshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/devices/{id}/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cloud device's screen, live (MJPEG)
+         * @description A `multipart/x-mixed-replace; boundary=frame` stream of JPEG frames (it plays in an `<img src>`), at `fps` frames a second, for as long as the client stays connected or until the device stops. 409 `device_not_ready` unless the device is `ready`; 404 `not_a_cloud_device` for a device on your own machine.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        get: operations["getCloudDeviceLiveView"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/devices/{id}/tap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tap a cloud device at a point (from the live view)
+         * @description Taps the screen at `x`, `y` in device pixels (whole numbers within the screen; 422 otherwise) and answers the element the tap landed on, or null. An extension of the contract for the console's live view. 409 `device_busy` while the device has an active cloud run: a person does not fight a running macro. 409 `device_not_ready` unless the device is `ready`; 404 `not_a_cloud_device` for a device on your own machine.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        post: operations["tapCloudDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/devices/{id}/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The apps installed on a cloud device
+         * @description The installed apps: package, label and version name. 409 `device_not_ready` unless the device is `ready`; 404 `not_a_cloud_device` for a device on your own machine.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        get: operations["listCloudDeviceApps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/devices/{id}/apks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Install an APK on a cloud device
+         * @description The APK file is the raw body (`application/vnd.android.package-archive`, or `application/octet-stream`), at most 200 MiB; it is streamed to the device host, never held whole in memory. 201 with the package, label and version read from its manifest. 422 `invalid_apk` when the body is not an APK; 422 `apk_install_failed` when the device refuses it; 415 for any other content type. 409 `device_not_ready` unless the device is `ready`; 404 `not_a_cloud_device` for a device on your own machine.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        post: operations["installCloudDeviceApk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/executions/report": {
         parameters: {
             query?: never;
@@ -1156,6 +1332,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/hosted/devices/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a cloud run
+         * @description Starts a macro on one of your cloud devices and answers the run in `launching`. Checks, in order: the device (404; a local device 404 `not_a_cloud_device`), the macro (404), that it can run (409 `macro_not_runnable`), that the device has no active run or lease (409 `device_busy`), that runs are available (503 `runs_unavailable`, with `Retry-After`). A stopped device is started first.
+         *
+         *     **Auth:** API key (`X-API-KEY`). Required scope: `macros:run`. The owner's signed-in session (the application) is accepted too, with full access.
+         */
+        post: operations["startCloudRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a cloud run
+         * @description One of your cloud runs. Its outcome (exit code, error, duration) is in the run history under the same `execution_id`; someone else's run answers 404.
+         *
+         *     **Auth:** API key (`X-API-KEY`). Required scope: `macros:run`. The owner's signed-in session (the application) is accepted too, with full access.
+         */
+        get: operations["getCloudRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/runs/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a cloud run
+         * @description Stops a cloud run: 202 with the run in `stopping` (SIGTERM to its process group, SIGKILL 5 s later; it then ends `stopped`), or 200 with the run as it is when it has already ended.
+         *
+         *     **Auth:** API key (`X-API-KEY`). Required scope: `macros:run`. The owner's signed-in session (the application) is accepted too, with full access.
+         */
+        post: operations["stopCloudRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/runs/devices/{device_id}/tap": {
         parameters: {
             query?: never;
@@ -1456,6 +1698,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tool-server resource metadata
+         * @description OAuth protected-resource metadata (RFC 9728) for the tool server at `/mcp`: where to get a token, and which scopes exist. MCP clients read it after a 401.
+         */
+        get: operations["getProtectedResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tool-server resource metadata (path-suffixed form)
+         * @description OAuth protected-resource metadata (RFC 9728) for the tool server at `/mcp`: where to get a token, and which scopes exist. MCP clients read it after a 401.
+         */
+        get: operations["getMcpProtectedResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Authorization-server metadata
+         * @description OAuth authorization-server metadata (RFC 8414): the token endpoint, which grants only `client_credentials` with an API key as the client secret.
+         */
+        get: operations["getAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Authorization endpoint (refuses)
+         * @description Present because MCP clients require an authorization endpoint in the metadata; this server grants client credentials only, so it always answers 400 `unsupported_response_type` (RFC 6749 §4.1.2.1).
+         */
+        get: operations["authorizeMcpClient"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange an API key for a tool-server token
+         * @description Exchanges an API key for a one-hour tool-server token (OAuth client credentials). Send `grant_type=client_credentials` and the key as `client_secret` (form-encoded or JSON), or the key as HTTP Basic password with its prefix as user; `scope` narrows within the key's. The token stops working the moment its key is revoked or expires. Errors use the OAuth shape `{error, error_description}`: 401 `invalid_client` (with `WWW-Authenticate: Basic` when Basic was used), 400 `invalid_request`, `invalid_scope`, `unsupported_grant_type`, `invalid_target`.
+         */
+        post: operations["createMcpToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The tool server (MCP)
+         * @description The tool server for AI clients: the Model Context Protocol over Streamable HTTP, stateless, with JSON responses (docs/mcp.md). Send JSON-RPC messages (`initialize`, `tools/list`, `tools/call`, …) (answers are always JSON, so an `Accept` that admits `application/json`, `*\/*` or nothing at all is enough; one that admits neither answers 406). Each POST counts as one request against the rate limits, and each tool call in a batch as one more. Tool failures are results with `isError` and `_meta.code`; protocol errors (wrong headers, malformed JSON-RPC) are JSON-RPC errors with HTTP 400, 406 or 415.
+         *
+         *     **Auth:** API key (`X-API-KEY` or `Authorization: Bearer <key>`) or a tool-server token (`Authorization: Bearer <token>`). Each tool checks its own scope.
+         */
+        post: operations["callMcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1547,6 +1911,8 @@ export interface components {
              * @enum {string}
              */
             hosted_state?: "stopped" | "placing" | "starting" | "ready" | "stopping" | "error";
+            /** @description Why a cloud device is in `error`; absent in every other state */
+            hosted_state_message?: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1566,6 +1932,28 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description The element the tap landed on (the topmost clickable one), bounds in device pixels */
+        TappedElement: {
+            element_id: string;
+            class: string;
+            text: string;
+            resource_id: string;
+            content_desc: string;
+            bounds: {
+                left: number;
+                top: number;
+                right: number;
+                bottom: number;
+            };
+            clickable: boolean;
+            editable: boolean;
+            focused?: boolean;
+        };
+        InstalledApp: {
+            package: string;
+            label: string;
+            version_name: string;
         };
         /** @description A run (execution) record. Optional fields are omitted when empty. */
         Run: {
@@ -4030,6 +4418,8 @@ export interface operations {
                          * @enum {string}
                          */
                         hosted_state?: "stopped" | "placing" | "starting" | "ready" | "stopping" | "error";
+                        /** @description Why a cloud device is in `error`; absent in every other state */
+                        hosted_state_message?: string;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4635,6 +5025,8 @@ export interface operations {
                          * @enum {string}
                          */
                         hosted_state?: "stopped" | "placing" | "starting" | "ready" | "stopping" | "error";
+                        /** @description Why a cloud device is in `error`; absent in every other state */
+                        hosted_state_message?: string;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4884,6 +5276,8 @@ export interface operations {
                          * @enum {string}
                          */
                         hosted_state?: "stopped" | "placing" | "starting" | "ready" | "stopping" | "error";
+                        /** @description Why a cloud device is in `error`; absent in every other state */
+                        hosted_state_message?: string;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4911,6 +5305,1037 @@ export interface operations {
             };
             /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startCloudDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @description Port of a device on the user's machine; absent for cloud devices */
+                        port?: number;
+                        macro_id?: number;
+                        /** @description The settings profile the device follows */
+                        profile_id?: number;
+                        group_id?: number;
+                        run_count: number;
+                        is_hosted: boolean;
+                        /**
+                         * @description Cloud devices only
+                         * @enum {string}
+                         */
+                        hosted_state?: "stopped" | "placing" | "starting" | "ready" | "stopping" | "error";
+                        /** @description Why a cloud device is in `error`; absent in every other state */
+                        hosted_state_message?: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Accepted: the work is queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @description Port of a device on the user's machine; absent for cloud devices */
+                        port?: number;
+                        macro_id?: number;
+                        /** @description The settings profile the device follows */
+                        profile_id?: number;
+                        group_id?: number;
+                        run_count: number;
+                        is_hosted: boolean;
+                        /**
+                         * @description Cloud devices only
+                         * @enum {string}
+                         */
+                        hosted_state?: "stopped" | "placing" | "starting" | "ready" | "stopping" | "error";
+                        /** @description Why a cloud device is in `error`; absent in every other state */
+                        hosted_state_message?: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopCloudDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @description Port of a device on the user's machine; absent for cloud devices */
+                        port?: number;
+                        macro_id?: number;
+                        /** @description The settings profile the device follows */
+                        profile_id?: number;
+                        group_id?: number;
+                        run_count: number;
+                        is_hosted: boolean;
+                        /**
+                         * @description Cloud devices only
+                         * @enum {string}
+                         */
+                        hosted_state?: "stopped" | "placing" | "starting" | "ready" | "stopping" | "error";
+                        /** @description Why a cloud device is in `error`; absent in every other state */
+                        hosted_state_message?: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Accepted: the work is queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @description Port of a device on the user's machine; absent for cloud devices */
+                        port?: number;
+                        macro_id?: number;
+                        /** @description The settings profile the device follows */
+                        profile_id?: number;
+                        group_id?: number;
+                        run_count: number;
+                        is_hosted: boolean;
+                        /**
+                         * @description Cloud devices only
+                         * @enum {string}
+                         */
+                        hosted_state?: "stopped" | "placing" | "starting" | "ready" | "stopping" | "error";
+                        /** @description Why a cloud device is in `error`; absent in every other state */
+                        hosted_state_message?: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCloudDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; the answer has no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCloudDeviceScreenshot: {
+        parameters: {
+            query?: {
+                /** @description `png` (default) or `jpeg` (quality 80) */
+                format?: "png" | "jpeg";
+                /** @description Scale down so the longer edge is at most this many pixels; default the full size */
+                max_edge?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCloudDeviceLiveView: {
+        parameters: {
+            query?: {
+                /** @description Frames per second, 1 to 10 (default 4) */
+                fps?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live stream: one `image/jpeg` part per frame, separated by `--frame`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "multipart/x-mixed-replace": string;
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tapCloudDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Device pixels from the left, within the screen */
+                    x: number;
+                    /** @description Device pixels from the top, within the screen */
+                    y: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        element: components["schemas"]["TappedElement"] | null;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCloudDeviceApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["InstalledApp"][];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    installCloudDeviceApk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.android.package-archive": unknown;
+                "application/octet-stream": unknown;
+            };
+        };
+        responses: {
+            /** @description Created: the new resource. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        package: string;
+                        label: string;
+                        version_name: string;
+                        version_code: number;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (209715200 bytes); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8803,6 +10228,17 @@ export interface operations {
                             bytes_down: number;
                             bytes_total: number;
                         }[];
+                        /** @description All proxies together per UTC day of the period, oldest first; days without samples are left out. */
+                        days: {
+                            /**
+                             * Format: date
+                             * @description A UTC day, YYYY-MM-DD.
+                             */
+                            date: string;
+                            bytes_up: number;
+                            bytes_down: number;
+                            bytes_total: number;
+                        }[];
                         bytes_up: number;
                         bytes_down: number;
                         bytes_total: number;
@@ -9854,6 +11290,524 @@ export interface operations {
             };
             /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startCloudRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of your cloud devices */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One of your macros */
+                    macro_id: number;
+                    /** @description Arguments for this run only, laid over the device's settings profile key by key */
+                    args?: {
+                        /** @description The whole command line, split as a POSIX shell would (no expansions) */
+                        __cli_args__?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the new resource. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description `cr_` + 24 lowercase hex; the run history record has the same */
+                        execution_id: string;
+                        device_id: number;
+                        macro_id: number;
+                        /** @enum {string} */
+                        state: "launching" | "running" | "finished" | "failed" | "stopping" | "stopped";
+                        /** @description Why the run is in its state: a launch failure, "worker lost", a limit passed, "stopped on request" */
+                        state_message?: string;
+                        /**
+                         * Format: date-time
+                         * @description When the macro started running
+                         */
+                        started_at?: string;
+                        /** Format: date-time */
+                        finished_at?: string;
+                        /** @description SHA-256 hex of exactly what runs: the snapshot zip, or the block program as canonical JSON */
+                        bundle_sha: string;
+                        /** @description The code snapshot's worktree_hash (code macros only) */
+                        code_ref?: string;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_api_key` (no `X-API-KEY`), `invalid_api_key` (unknown, revoked or expired key) or `api_key_not_user_scoped` (the owner account is gone). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payment required (`subscription_required`): the key's owner has no active subscription or trial. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (`rate_limit_exceeded`): over the per-key or per-account limit (`X-RateLimit-Scope`); wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCloudRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description `cr_` + 24 lowercase hex; the run history record has the same */
+                        execution_id: string;
+                        device_id: number;
+                        macro_id: number;
+                        /** @enum {string} */
+                        state: "launching" | "running" | "finished" | "failed" | "stopping" | "stopped";
+                        /** @description Why the run is in its state: a launch failure, "worker lost", a limit passed, "stopped on request" */
+                        state_message?: string;
+                        /**
+                         * Format: date-time
+                         * @description When the macro started running
+                         */
+                        started_at?: string;
+                        /** Format: date-time */
+                        finished_at?: string;
+                        /** @description SHA-256 hex of exactly what runs: the snapshot zip, or the block program as canonical JSON */
+                        bundle_sha: string;
+                        /** @description The code snapshot's worktree_hash (code macros only) */
+                        code_ref?: string;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_api_key` (no `X-API-KEY`), `invalid_api_key` (unknown, revoked or expired key) or `api_key_not_user_scoped` (the owner account is gone). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payment required (`subscription_required`): the key's owner has no active subscription or trial. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (`rate_limit_exceeded`): over the per-key or per-account limit (`X-RateLimit-Scope`); wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopCloudRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description `cr_` + 24 lowercase hex; the run history record has the same */
+                        execution_id: string;
+                        device_id: number;
+                        macro_id: number;
+                        /** @enum {string} */
+                        state: "launching" | "running" | "finished" | "failed" | "stopping" | "stopped";
+                        /** @description Why the run is in its state: a launch failure, "worker lost", a limit passed, "stopped on request" */
+                        state_message?: string;
+                        /**
+                         * Format: date-time
+                         * @description When the macro started running
+                         */
+                        started_at?: string;
+                        /** Format: date-time */
+                        finished_at?: string;
+                        /** @description SHA-256 hex of exactly what runs: the snapshot zip, or the block program as canonical JSON */
+                        bundle_sha: string;
+                        /** @description The code snapshot's worktree_hash (code macros only) */
+                        code_ref?: string;
+                    };
+                };
+            };
+            /** @description Accepted: the work is queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description `cr_` + 24 lowercase hex; the run history record has the same */
+                        execution_id: string;
+                        device_id: number;
+                        macro_id: number;
+                        /** @enum {string} */
+                        state: "launching" | "running" | "finished" | "failed" | "stopping" | "stopped";
+                        /** @description Why the run is in its state: a launch failure, "worker lost", a limit passed, "stopped on request" */
+                        state_message?: string;
+                        /**
+                         * Format: date-time
+                         * @description When the macro started running
+                         */
+                        started_at?: string;
+                        /** Format: date-time */
+                        finished_at?: string;
+                        /** @description SHA-256 hex of exactly what runs: the snapshot zip, or the block program as canonical JSON */
+                        bundle_sha: string;
+                        /** @description The code snapshot's worktree_hash (code macros only) */
+                        code_ref?: string;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_api_key` (no `X-API-KEY`), `invalid_api_key` (unknown, revoked or expired key) or `api_key_not_user_scoped` (the owner account is gone). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payment required (`subscription_required`): the key's owner has no active subscription or trial. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (`rate_limit_exceeded`): over the per-key or per-account limit (`X-RateLimit-Scope`); wait for `Retry-After` seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12219,6 +14173,503 @@ export interface operations {
                 };
                 content: {
                     "application/schema+json": Record<string, never>;
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProtectedResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        resource: string;
+                        authorization_servers: string[];
+                        scopes_supported: string[];
+                        bearer_methods_supported: string[];
+                        resource_name: string;
+                        resource_documentation: string;
+                    };
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMcpProtectedResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        resource: string;
+                        authorization_servers: string[];
+                        scopes_supported: string[];
+                        bearer_methods_supported: string[];
+                        resource_name: string;
+                        resource_documentation: string;
+                    };
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        issuer: string;
+                        token_endpoint: string;
+                        authorization_endpoint: string;
+                        response_types_supported: string[];
+                        grant_types_supported: string[];
+                        token_endpoint_auth_methods_supported: string[];
+                        scopes_supported: string[];
+                        service_documentation: string;
+                    };
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    authorizeMcpClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An OAuth error (RFC 6749), not the service envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description RFC 6749 §5.2: invalid_request, invalid_client, invalid_scope, unsupported_grant_type, invalid_target; unsupported_response_type from the authorization endpoint */
+                        error: string;
+                        /** @description A sentence saying what to fix */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMcpToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `client_credentials` */
+                    grant_type?: string;
+                    /** @description The key's prefix (its first 12 characters); optional */
+                    client_id?: string;
+                    /** @description The API key, unless sent as HTTP Basic */
+                    client_secret?: string;
+                    /** @description Space-separated scopes within the key's; absent: all of the key's (all five for a full-access key) */
+                    scope?: string;
+                    /** @description RFC 8707: `{base_url}/mcp` if sent */
+                    resource?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque; send as `Authorization: Bearer` to /mcp */
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** @description Seconds: 3600 */
+                        expires_in: number;
+                        /** @description The granted scopes, space-separated */
+                        scope: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description RFC 6749 §5.2: invalid_request, invalid_client, invalid_scope, unsupported_grant_type, invalid_target; unsupported_response_type from the authorization endpoint */
+                        error: string;
+                        /** @description A sentence saying what to fix */
+                        error_description: string;
+                    } | components["schemas"]["Error"];
+                };
+            };
+            /** @description An OAuth error (RFC 6749), not the service envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description RFC 6749 §5.2: invalid_request, invalid_client, invalid_scope, unsupported_grant_type, invalid_target; unsupported_response_type from the authorization endpoint */
+                        error: string;
+                        /** @description A sentence saying what to fix */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    callMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON-RPC 2.0 message, or a batch of them */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                } | unknown[];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response (or an array of them for a batch) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Accepted: the body held only notifications or responses */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON (the error envelope), or a body that is not JSON-RPC (a JSON-RPC error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        error: {
+                            code: number;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        id: string | number | null;
+                    };
+                };
+            };
+            /** @description Unauthorised: `missing_api_key` (no key or token), `invalid_api_key` (unknown, revoked or expired key or token) or `api_key_not_user_scoped`; with `WWW-Authenticate: Bearer resource_metadata=…`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payment required (`subscription_required`): the key's owner has no active subscription or trial. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A JSON-RPC error: the `Accept` header admits no JSON answer */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        error: {
+                            code: number;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        id: string | number | null;
+                    };
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (`rate_limit_exceeded`): over the per-key or per-account limit (`X-RateLimit-Scope`); wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */

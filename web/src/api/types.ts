@@ -29,6 +29,7 @@ export type Scope = ApiKey['scopes'][number];
 export type ExpiresIn = NonNullable<paths['/api/api-keys']['post']['requestBody']>['content']['application/json']['expires_in'];
 export type WhoAmI = ResponseOf<'/api/whoami', 'get'>;
 export type CodeState = ResponseOf<'/api/macros/{id}/code-state', 'get'>;
+export type CodeUpload = ResponseOf<'/api/macros/{id}/code-snapshot', 'post'>;
 export type DeliveryDetail = ResponseOf<'/api/webhooks/deliveries/{id}', 'get'>;
 export type ProxyUsage = ResponseOf<'/api/proxy/usage', 'get'>;
 export type ConnectionInfo = ResponseOf<'/api/proxy/assignments/{id}/connection-info', 'get'>;

@@ -1,5 +1,5 @@
 // The navigation, in one list. A page that arrives with a later issue (schedules, maps,
-// authoring, cloud device live view) is one more entry here and one in routes.tsx.
+// authoring) is one more entry here and one in routes.tsx.
 import type { ComponentType } from 'react';
 import { CodeIcon, DeviceIcon, GroupIcon, HistoryIcon, HomeIcon, KeyIcon, ProxyIcon, UserIcon, WebhookIcon } from '../components/icons';
 

@@ -17,6 +17,20 @@ export class DeviceNotReadyError extends AppError {
   }
 }
 
+/**
+ * The device was told to stop, or deleted, while a caller waited for it to be ready: not a
+ * fault, the owner's choice. Same status and code as before the wait (409 `device_not_ready`,
+ * or 404 once deleted); a waiting cloud run ends `stopped` on it, not `failed`.
+ */
+export class DeviceStoppedWhileWaitingError extends AppError {
+  constructor(
+    deviceId: number,
+    readonly how: 'stopped' | 'deleted',
+  ) {
+    super(how === 'deleted' ? 404 : 409, how === 'deleted' ? 'not_found' : 'device_not_ready', `Device ${deviceId} was ${how} before it was ready.`);
+  }
+}
+
 /** 503 `no_device_capacity`: every slot is taken (§9: "no device capacity"). */
 export class NoDeviceCapacityError extends AppError {
   constructor(detail?: string) {

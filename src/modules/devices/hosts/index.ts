@@ -11,7 +11,7 @@ import type { DeviceHost } from './types.js';
 
 export type * from './types.js';
 export { HOST_KINDS } from './types.js';
-export { ApkInstallFailedError, AppNotInstalledError, DeviceHostFaultError, DeviceNotFoundError, DeviceNotReadyError, InvalidApkError, NoDeviceCapacityError } from './errors.js';
+export { ApkInstallFailedError, AppNotInstalledError, DeviceHostFaultError, DeviceNotFoundError, DeviceNotReadyError, DeviceStoppedWhileWaitingError, InvalidApkError, NoDeviceCapacityError } from './errors.js';
 export { parseAndroidKey } from './keys.js';
 export { scaledSize } from './input-checks.js';
 export { readApkManifest } from './apk/manifest.js';

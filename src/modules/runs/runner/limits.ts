@@ -4,6 +4,10 @@
 // runs isolated (-I: no PYTHON* variables, no user site; -S: no site import), so nothing of
 // the run's own environment or code runs before the limit is in place.
 //
+// The wrapper also lowers the macro's CPU priority (nice 10), which the macro cannot undo:
+// a burst of busy macros then yields the CPU to the service itself (its API, the log
+// shipping), rather than slowing every request down with them.
+//
 // Past the limit, allocations fail: Python raises MemoryError, which, unless the macro
 // catches it, ends the process with that as its last stderr line. That is how the runner
 // tells a run that ran out of memory from one that failed otherwise.
@@ -13,6 +17,7 @@ const WRAPPER = [
   'limit = int(sys.argv[1])',
   'resource.setrlimit(resource.RLIMIT_AS, (limit, limit))',
   'resource.setrlimit(resource.RLIMIT_CORE, (0, 0))',
+  'os.nice(10)',
   "os.execv(sys.executable, ['python3'] + sys.argv[2:])",
 ].join('\n');
 

@@ -1,6 +1,7 @@
 // The simulated screen's picture agrees with its UI tree: buttons are drawn inside their
 // bounds, a tap changes the next picture, typed text and focus show up where the field is.
 import sharp from 'sharp';
+import { ManualClock } from '../../../../src/lib/clock.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEMO_APP_PACKAGE } from '../../../../src/modules/devices/hosts/sim/catalogue.js';
 import { themeFor } from '../../../../src/modules/devices/hosts/sim/render/palette.js';
@@ -22,7 +23,8 @@ afterAll(() => t.close());
 const theme = themeFor(DEMO_APP_PACKAGE);
 
 test('PNG at the full size; JPEG scaled to max_edge; the same screen twice gives the same bytes', async () => {
-  const { driver } = await bootedSim(t);
+  // A stopped clock: the status bar shows the time, so a minute turning between two pictures would change them.
+  const { driver } = await bootedSim(t, { clock: new ManualClock(Date.parse('2026-03-02T10:00:30.000Z')) });
   const png = await driver.screenshot();
   expect(png).toMatchObject({ format: 'png', width: 1080, height: 2400 });
   expect(png.data.subarray(1, 4).toString()).toBe('PNG');

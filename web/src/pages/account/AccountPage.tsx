@@ -1,16 +1,28 @@
 // The signed-in person and their plan. Plans are set by the operator (payment collection is
 // outside this service), so this page explains the state rather than offering checkout.
+// The plan is read afresh from the billing route here; the header badge uses the one
+// /api/auth/me answered at sign-in, and this page refreshes it too.
 import { Button, Card, DataList, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { api } from '../../api/client';
+import { unwrap } from '../../api/errors';
 import { navigate } from '../../app/router';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { PageHeader } from '../../components/PageHeader';
 import { exactTime } from '../../components/Time';
+import { useAsync } from '../../lib/use-async';
 import { useSession, useUser } from '../../state/session';
 import { PlanCard } from './PlanCard';
 
 export function AccountPage() {
   const user = useUser();
-  const { subscription, signOut } = useSession();
+  const { subscription: atSignIn, signOut, refresh } = useSession();
+  const billing = useAsync(() => unwrap(api.GET('/api/billing/subscription')), []);
+  const subscription = billing.data ?? atSignIn;
+  // When the operator changed the plan since sign-in, the header badge follows.
+  useEffect(() => {
+    if (billing.data && atSignIn && (billing.data.status !== atSignIn.status || billing.data.plan !== atSignIn.plan)) void refresh();
+  }, [billing.data, atSignIn, refresh]);
   const [leaving, setLeaving] = useState(false);
   const leave = async () => {
     setLeaving(true);
@@ -24,6 +36,7 @@ export function AccountPage() {
   return (
     <>
       <PageHeader title="Plan and account" description="Your sign-in details and the plan that lets your API keys call the service." />
+      <ErrorAlert error={billing.error} title="Could not read the plan" />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         {subscription && <PlanCard subscription={subscription} />}
         <Card>

@@ -1,6 +1,7 @@
 // Devices: local ones (an ADB port on the user's machine) and cloud ones; listed, added,
-// changed and deleted.
-import { Alert, Button, Card, Group, Select, Table, Text, TextInput } from '@mantine/core';
+// changed and deleted; one opens in a drawer (DeviceDrawer) with its proxy and, for a cloud
+// device, the cloud section that the lifecycle controls extend.
+import { Alert, Anchor, Button, Card, Group, Select, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { api } from '../../api/client';
@@ -18,6 +19,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { Time } from '../../components/Time';
 import { useAsync } from '../../lib/use-async';
 import { AddDeviceModal, type DeviceKind } from './AddDeviceModal';
+import { DeviceDrawer } from './DeviceDrawer';
 import { EditDeviceModal } from './EditDeviceModal';
 import { type Lookups, useLookups } from './lookups';
 import { TEXT } from '../../theme';
@@ -124,7 +126,9 @@ function DeviceList({ lookups, version, onAdd, onNotice }: { lookups: Lookups; v
               <Table.Tbody>
                 {rows.map((device) => (
                   <Table.Tr key={device.id}>
-                    <Table.Td><Text size="sm" fw={600}>{device.name}</Text></Table.Td>
+                    <Table.Td>
+                      <Anchor component="button" type="button" size="sm" fw={600} c="indigo.8" onClick={() => setQuery({ device: String(device.id) })} aria-label={`Open ${device.name}`}>{device.name}</Anchor>
+                    </Table.Td>
                     <Table.Td>
                       {device.is_hosted ? (
                         <Group gap={6}><Text size="sm">Cloud</Text>{device.hosted_state && <StatusBadge value={device.hosted_state} />}</Group>
@@ -153,6 +157,7 @@ function DeviceList({ lookups, version, onAdd, onNotice }: { lookups: Lookups; v
         )}
       </Card>
       {devices.data && devices.data.total_rows > 0 && <Pager noun="devices" info={devices.data} onPage={(p) => setQuery({ page: p })} />}
+      <DeviceDrawer device={rows.find((d) => String(d.id) === query.get('device')) ?? null} lookups={lookups} onClose={() => setQuery({ device: undefined })} onEdit={(d) => { setQuery({ device: undefined }); setEditing(d); }} onChanged={devices.reload} />
       <EditDeviceModal device={editing} lookups={lookups} onClose={() => setEditing(null)} onSaved={devices.reload} />
     </>
   );

@@ -62,14 +62,20 @@ function GroupList({ version, onEdit, onNotice }: { version: number; onEdit: (gr
   const page = pageFrom(query);
   const name = query.get('name') ?? '';
   const sort = (SORTS.find((s) => s.value === query.get('sort'))?.value ?? 'name') as Sort;
+  const description = query.get('description') ?? '';
   const [search, setSearch] = useState(name);
   const [debounced] = useDebouncedValue(search, 300);
+  const [aboutSearch, setAboutSearch] = useState(description);
+  const [aboutDebounced] = useDebouncedValue(aboutSearch, 300);
   useEffect(() => {
     if (debounced !== name) setQuery({ name: debounced.trim() || undefined, page: undefined });
   }, [debounced, name]);
+  useEffect(() => {
+    if (aboutDebounced !== description) setQuery({ description: aboutDebounced.trim() || undefined, page: undefined });
+  }, [aboutDebounced, description]);
   const groups = useAsync(
-    () => unwrap(api.GET('/api/emulator/groups', { params: { query: { page, page_size: PAGE_SIZE, sort, ...(name ? { name } : {}) } } })),
-    [page, name, sort, version],
+    () => unwrap(api.GET('/api/emulator/groups', { params: { query: { page, page_size: PAGE_SIZE, sort, ...(name ? { name } : {}), ...(description ? { description } : {}) } } })),
+    [page, name, description, sort, version],
   );
   const rows = groups.data?.rows ?? [];
   const remove = async (group: DeviceGroup) => {
@@ -82,14 +88,15 @@ function GroupList({ version, onEdit, onNotice }: { version: number; onEdit: (gr
       <ErrorAlert error={groups.error} title="Could not load groups" />
       <Card p={0}>
         <Group px="lg" py="sm" gap="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
-          <TextInput aria-label="Filter by name" placeholder="Filter by name" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={260} />
+          <TextInput aria-label="Filter by name" placeholder="Filter by name" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={220} />
+          <TextInput aria-label="Filter by description" placeholder="Filter by description" value={aboutSearch} onChange={(e) => setAboutSearch(e.currentTarget.value)} w={220} />
           <Select aria-label="Sort" w={190} value={sort} allowDeselect={false} onChange={(v) => setQuery({ sort: v === 'name' ? undefined : v })} data={SORTS.map((s) => ({ ...s }))} />
         </Group>
         {groups.loading && !groups.data ? (
           <Loading label="Loading groups…" />
         ) : rows.length === 0 ? (
-          name ? (
-            <Empty icon={<GroupIcon size={22} />} title="No groups match">No group name contains “{name}”.</Empty>
+          name || description ? (
+            <Empty icon={<GroupIcon size={22} />} title="No groups match">{name ? `No group name contains “${name}”` : 'No group matches'}{description ? ` with a description containing “${description}”` : ''}.</Empty>
           ) : (
             <Empty icon={<GroupIcon size={22} />} title="No groups yet" action={<Button onClick={() => onEdit('new')}>Create a group</Button>}>
               Groups keep devices of one kind together, for example “Office phones” or “Cloud fleet”.

@@ -1,6 +1,7 @@
-// A Python macro's code snapshot (read with the session), and how to push code: that
-// happens on the user's machine with `svc code push` and a key.
+// A Python macro's code snapshot (read with the session), uploading a zip of the project
+// from the browser, and how to push code from the user's machine with `svc code push`.
 import { Card, Code, DataList, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { api } from '../../api/client';
 import { ApiError, unwrap } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -8,24 +9,27 @@ import { Loading } from '../../components/Loading';
 import { exactTime } from '../../components/Time';
 import { formatBytes } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
+import { UploadCodeCard } from './UploadCodeCard';
 
 export function CodeStatePanel({ macroId }: { macroId: number }) {
+  const [version, setVersion] = useState(0);
   return (
     <Stack gap="lg">
-      <CodeState macroId={macroId} />
+      <CodeState macroId={macroId} version={version} />
+      <UploadCodeCard macroId={macroId} onUploaded={() => setVersion((v) => v + 1)} />
       <PushHowTo macroId={macroId} />
     </Stack>
   );
 }
 
-function CodeState({ macroId }: { macroId: number }) {
-  const state = useAsync(() => unwrap(api.GET('/api/macros/{id}/code-state', { params: { path: { id: macroId } } })), [macroId]);
+function CodeState({ macroId, version }: { macroId: number; version: number }) {
+  const state = useAsync(() => unwrap(api.GET('/api/macros/{id}/code-state', { params: { path: { id: macroId } } })), [macroId, version]);
   if (state.loading && !state.data) return <Loading label="Reading the code snapshot…" />;
   if (state.error instanceof ApiError && state.error.code === 'code_not_synced') {
     return (
       <Card>
         <Title order={2} fz="md" mb={4}>No code yet</Title>
-        <Text size="sm" c="dimmed">{state.error.message} Push it from your machine as shown below.</Text>
+        <Text size="sm" c="dimmed">{state.error.message} Upload a zip of the project, or push it from your machine, as shown below.</Text>
       </Card>
     );
   }
@@ -39,7 +43,7 @@ function CodeState({ macroId }: { macroId: number }) {
         <DataList.Item><DataList.ItemLabel>Entry file</DataList.ItemLabel><DataList.ItemValue><Code>{s.entry_path}</Code></DataList.ItemValue></DataList.Item>
         <DataList.Item><DataList.ItemLabel>Files</DataList.ItemLabel><DataList.ItemValue>{s.file_count}</DataList.ItemValue></DataList.Item>
         <DataList.Item><DataList.ItemLabel>Size</DataList.ItemLabel><DataList.ItemValue>{formatBytes(s.size_bytes)}</DataList.ItemValue></DataList.Item>
-        <DataList.Item><DataList.ItemLabel>Pushed</DataList.ItemLabel><DataList.ItemValue>{exactTime(s.created_at)}</DataList.ItemValue></DataList.Item>
+        <DataList.Item><DataList.ItemLabel>Uploaded</DataList.ItemLabel><DataList.ItemValue>{exactTime(s.created_at)}</DataList.ItemValue></DataList.Item>
         <DataList.Item><DataList.ItemLabel>Worktree hash</DataList.ItemLabel><DataList.ItemValue><Text className="mono" style={{ wordBreak: 'break-all' }}>{s.worktree_hash}</Text></DataList.ItemValue></DataList.Item>
       </DataList>
     </Card>
@@ -49,7 +53,7 @@ function CodeState({ macroId }: { macroId: number }) {
 function PushHowTo({ macroId }: { macroId: number }) {
   return (
     <Card>
-      <Title order={2} fz="md" mb={4}>Push code from your machine</Title>
+      <Title order={2} fz="md" mb={4}>Or push code from your machine</Title>
       <Text size="sm" c="dimmed" mb="sm">
         The service takes code as a snapshot of a folder. From the project folder, with a key that has the macros:run scope:
       </Text>

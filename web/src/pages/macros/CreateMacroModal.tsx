@@ -7,13 +7,19 @@ import { navigate } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAction } from '../../lib/use-async';
 import { parseProgram } from './program';
+import { useProgramCheck } from './use-program-check';
+
+/** The empty program in the published form; `[]` is accepted too. */
+const EMPTY_PROGRAM = '{"version": 1, "steps": []}';
 
 export function CreateMacroModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const [name, setName] = useState('');
   const [kind, setKind] = useState<'python' | 'block'>('python');
   const [description, setDescription] = useState('');
-  const [program, setProgram] = useState('[]');
+  const [program, setProgram] = useState(EMPTY_PROGRAM);
   const parsed = parseProgram(program);
+  const check = useProgramCheck(parsed);
+  const programError = !parsed.ok ? parsed.error : check.errors.length > 0 ? `${check.errors[0].path} ${check.errors[0].message}` : undefined;
   const create = useAction(async () => {
     const body = {
       name,
@@ -31,13 +37,13 @@ export function CreateMacroModal({ opened, onClose }: { opened: boolean; onClose
     setName('');
     setKind('python');
     setDescription('');
-    setProgram('[]');
+    setProgram(EMPTY_PROGRAM);
     create.reset();
   }, [opened]); // the action's identity is stable
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (kind === 'block' && !parsed.ok) return;
+    if (kind === 'block' && programError) return;
     void create.run();
   };
   return (
@@ -60,11 +66,11 @@ export function CreateMacroModal({ opened, onClose }: { opened: boolean; onClose
           </Stack>
           <Textarea label="Description" description="Optional, up to 2,000 characters" autosize minRows={2} maxLength={2000} value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
           {kind === 'block' && (
-            <JsonInput label="Block program" description="JSON; you can change it later" autosize minRows={4} maxRows={14} value={program} onChange={setProgram} error={parsed.ok ? undefined : parsed.error} />
+            <JsonInput label="Block program" description="JSON; you can change it later" autosize minRows={4} maxRows={14} value={program} onChange={setProgram} error={programError} />
           )}
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={create.pending} disabled={kind === 'block' && !parsed.ok}>Create macro</Button>
+            <Button type="submit" loading={create.pending} disabled={kind === 'block' && programError !== undefined}>Create macro</Button>
           </Group>
         </Stack>
       </form>

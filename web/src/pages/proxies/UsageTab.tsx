@@ -1,10 +1,13 @@
-// Traffic through the proxies for a period, per proxy, device and group. The API answers
-// totals per period (today, this week, this month, all time), not a series per day.
+// Traffic through the proxies for a period: per UTC day, per proxy, device and group, charted
+// in SVG with a table behind each chart. The route's `days` leaves out days without samples;
+// the chart shows them as they are, one bar per day that had traffic.
 import { Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { api } from '../../api/client';
+import type { ProxyUsage } from '../../api/types';
 import { unwrap } from '../../api/errors';
 import { setQuery, useLocation } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { StackedBarChart } from '../../components/StackedBarChart';
 import { Loading } from '../../components/Loading';
 import { formatBytes } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
@@ -12,29 +15,27 @@ import { useAsync } from '../../lib/use-async';
 const PERIODS = ['today', 'week', 'month', 'all'] as const;
 type Period = (typeof PERIODS)[number];
 
-interface Bar { key: string; label: string; up: number; down: number; total: number }
+const SERIES = [
+  { name: 'down', color: 'var(--mantine-color-indigo-7)' },
+  { name: 'up', color: 'var(--mantine-color-cyan-8)' },
+];
 
-function Bars({ title, bars }: { title: string; bars: Bar[] }) {
-  const max = Math.max(1, ...bars.map((b) => b.total));
+interface Entry { key: string; label: string; bytes_up: number; bytes_down: number }
+
+function UsageCard({ title, entries }: { title: string; entries: Entry[] }) {
   return (
     <Card>
       <Title order={2} fz="md" mb="sm">{title}</Title>
-      {bars.length === 0 ? <Text size="sm" c="dimmed">No traffic in this period.</Text> : (
-        <Stack gap="sm">
-          {bars.map((b) => (
-            <div key={b.key}>
-              <Group justify="space-between" mb={4}><Text size="sm" fw={500}>{b.label}</Text><Text size="sm" c="dimmed">{formatBytes(b.total)}</Text></Group>
-              <div role="img" aria-label={`${b.label}: ${formatBytes(b.down)} down, ${formatBytes(b.up)} up`} style={{ display: 'flex', height: 10, borderRadius: 5, overflow: 'hidden', background: 'var(--mantine-color-gray-1)' }}>
-                <div style={{ width: `${(b.down / max) * 100}%`, background: 'var(--mantine-color-indigo-6)' }} />
-                <div style={{ width: `${(b.up / max) * 100}%`, background: 'var(--mantine-color-cyan-6)' }} />
-              </div>
-            </div>
-          ))}
-          <Group gap="md" aria-hidden><Text size="xs" c="indigo.8">■ down</Text><Text size="xs" c="cyan.9">■ up</Text></Group>
-        </Stack>
-      )}
+      <StackedBarChart title={`${title}, bytes down and up`} series={SERIES} format={formatBytes} empty="No traffic in this period."
+        rows={entries.map((e) => ({ key: e.key, label: e.label, values: [e.bytes_down, e.bytes_up] }))} />
     </Card>
   );
+}
+
+/** A proxy's label, else its host, with its id where two unlabelled proxies share a host. */
+function proxyLabel(item: ProxyUsage['items'][number], all: ProxyUsage['items']): string {
+  if (item.label) return item.label;
+  return all.some((other) => other !== item && !other.label && other.host === item.host) ? `${item.host} (proxy ${item.proxy_id})` : item.host;
 }
 
 export function UsageTab() {
@@ -57,10 +58,11 @@ export function UsageTab() {
               <Card key={label}><Text size="sm" c="dimmed">{label}</Text><Text fz={26} fw={700}>{formatBytes(Number(bytes))}</Text></Card>
             ))}
           </SimpleGrid>
-          <SimpleGrid cols={{ base: 1, md: 3 }}>
-            <Bars title="By proxy" bars={u.items.map((i) => ({ key: `p${i.proxy_id}`, label: i.label ?? i.host, up: i.bytes_up, down: i.bytes_down, total: i.bytes_total }))} />
-            <Bars title="By device" bars={u.devices.map((d) => ({ key: `d${d.device_id}`, label: d.device_name ?? `Device ${d.device_id}`, up: d.bytes_up, down: d.bytes_down, total: d.bytes_total }))} />
-            <Bars title="By group" bars={u.groups.map((g) => ({ key: `g${g.group_id}`, label: g.group_name, up: g.bytes_up, down: g.bytes_down, total: g.bytes_total }))} />
+          <UsageCard title="By day (UTC)" entries={u.days.map((d) => ({ ...d, key: d.date, label: d.date }))} />
+          <UsageCard title="By proxy" entries={u.items.map((i) => ({ ...i, key: `p${i.proxy_id}`, label: proxyLabel(i, u.items) }))} />
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <UsageCard title="By device" entries={u.devices.map((d) => ({ ...d, key: `d${d.device_id}`, label: d.device_name ?? `Device ${d.device_id}` }))} />
+            <UsageCard title="By group" entries={u.groups.map((g) => ({ ...g, key: `g${g.group_id}`, label: g.group_name }))} />
           </SimpleGrid>
         </>
       )}

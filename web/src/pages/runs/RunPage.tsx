@@ -1,10 +1,11 @@
-// One run: what ran where, how it ended, and its log (tailed live while it runs).
-import { Anchor, Button, Card, DataList, Grid, Text, Title } from '@mantine/core';
+// One run: what ran where, how it ended, and its log (tailed live while it runs); for a cloud
+// run opened from "Start run" (`?cloud_run={id}`), the cloud run's state and Stop button.
+import { Anchor, Box, Button, Card, DataList, Grid, Text, Title } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import type { Run } from '../../api/types';
-import { Link } from '../../app/router';
+import { Link, useLocation } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
@@ -12,19 +13,21 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { exactTime } from '../../components/Time';
 import { formatDuration } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
+import { CloudRunPanel } from './CloudRunPanel';
 import { ReportRunModal } from './ReportRunModal';
 import { RunLog } from './RunLog';
 import { TEXT } from '../../theme';
 
 export function RunPage({ params }: { params: Record<string, string> }) {
-  return <RunDetail id={Number(params.id)} />;
+  const cloudRun = Number(useLocation().query.get('cloud_run')) || undefined;
+  return <RunDetail id={Number(params.id)} cloudRunId={cloudRun} />;
 }
 
 function Item({ label, children }: { label: string; children: ReactNode }) {
   return <DataList.Item><DataList.ItemLabel>{label}</DataList.ItemLabel><DataList.ItemValue>{children}</DataList.ItemValue></DataList.Item>;
 }
 
-function RunDetail({ id }: { id: number }) {
+function RunDetail({ id, cloudRunId }: { id: number; cloudRunId?: number }) {
   const run = useAsync(() => unwrap(api.GET('/api/executions/{id}', { params: { path: { id } } })), [id]);
   const [ending, setEnding] = useState(false);
   const back = <Anchor component={Link} to="/runs" size="sm">← Run history</Anchor>;
@@ -61,6 +64,15 @@ function RunDetail({ id }: { id: number }) {
               </>
             )}
           </Card>
+          {r.execution_id.startsWith('cr_') && (
+            <Box mt="lg">
+              {cloudRunId ? (
+                <CloudRunPanel cloudRunId={cloudRunId} executionId={r.execution_id} onChanged={run.reload} />
+              ) : (
+                <Card><Text size="sm">A cloud run. The run history does not name its cloud run, so this page shows the cloud state and a Stop button only when “Start run” opened it; stopping its device stops the run too.</Text></Card>
+              )}
+            </Box>
+          )}
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Card><RunLog executionId={r.execution_id} running={r.status === 'running'} onTick={run.reload} /></Card>

@@ -5,13 +5,13 @@
 // 10: PNG p50 < 60 ms, JPEG 1280 px p50 < 40 ms, tap p50 < 5 ms) so a busy machine passes,
 // while a real regression (a render in the seconds, a tap doing heavy work) fails.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { DEMO_APP_PACKAGE } from '../../../../src/modules/devices/hosts/sim/catalogue.js';
-import { ScreenRenderer } from '../../../../src/modules/devices/hosts/sim/render/raster.js';
-import { SimHost } from '../../../../src/modules/devices/hosts/sim/sim-host.js';
-import { ENGINE } from '../../../helpers/engine.js';
-import { type HostTestDb, openHostTestDb } from './helpers/database.js';
-import { measure, report } from './helpers/latency.js';
-import { bootedSim, tapOn } from './helpers/sim.js';
+import { DEMO_APP_PACKAGE } from '../../src/modules/devices/hosts/sim/catalogue.js';
+import { ScreenRenderer } from '../../src/modules/devices/hosts/sim/render/raster.js';
+import { SimHost } from '../../src/modules/devices/hosts/sim/sim-host.js';
+import { ENGINE } from '../../test/helpers/engine.js';
+import { type HostTestDb, openHostTestDb } from '../../test/modules/devices/hosts/helpers/database.js';
+import { measure, report } from './measure.js';
+import { bootedSim, tapOn } from '../../test/modules/devices/hosts/helpers/sim.js';
 
 let t: HostTestDb;
 beforeAll(async () => {

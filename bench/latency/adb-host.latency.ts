@@ -3,11 +3,11 @@
 // their own time (screencap ~100–500 ms, uiautomator ~1 s); this measures our side. Bounds
 // are generous, to catch a regression rather than a busy machine.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ENGINE } from '../../../helpers/engine.js';
-import type { FakeAdbServer } from '../../../helpers/fake-adb/server.js';
-import { adbHostFor, startFakeAdb } from './helpers/adb.js';
-import { type HostTestDb, openHostTestDb } from './helpers/database.js';
-import { measure, report } from './helpers/latency.js';
+import { ENGINE } from '../../test/helpers/engine.js';
+import type { FakeAdbServer } from '../../test/helpers/fake-adb/server.js';
+import { adbHostFor, startFakeAdb } from '../../test/modules/devices/hosts/helpers/adb.js';
+import { type HostTestDb, openHostTestDb } from '../../test/modules/devices/hosts/helpers/database.js';
+import { measure, report } from './measure.js';
 
 let t: HostTestDb;
 let server: FakeAdbServer;

@@ -4,17 +4,17 @@
 // 20 runs; fails if p50 is past a generous bound (the goal for the whole path, POST
 // to first line, is 300 ms on SQLite).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { LogSink } from '../../../src/modules/runs/logs/log-sink.js';
-import { buildRunsModule, type RunsServices } from '../../../src/modules/runs/index.js';
-import { ENGINE } from '../../helpers/engine.js';
-import { createTestApp, type TestApp } from '../../helpers/app.js';
-import { ROOMY_LIMITS } from '../../helpers/code-sync.js';
-import { createMacro } from '../../helpers/resources.js';
-import { createKey, signUp, withKey } from '../../helpers/users.js';
-import { snapshotBody } from '../../helpers/zip.js';
-import { bootedCloudDevice, listen } from './helpers/device.js';
-import { createPinnedRun } from './helpers/records.js';
-import { removeTempDirs, tempDir } from './helpers/runner.js';
+import type { LogSink } from '../../src/modules/runs/logs/log-sink.js';
+import { buildRunsModule, type RunsServices } from '../../src/modules/runs/index.js';
+import { ENGINE } from '../../test/helpers/engine.js';
+import { createTestApp, type TestApp } from '../../test/helpers/app.js';
+import { ROOMY_LIMITS } from '../../test/helpers/code-sync.js';
+import { createMacro } from '../../test/helpers/resources.js';
+import { createKey, signUp, withKey } from '../../test/helpers/users.js';
+import { snapshotBody } from '../../test/helpers/zip.js';
+import { bootedCloudDevice, listen } from '../../test/modules/runs/helpers/device.js';
+import { createPinnedRun } from '../../test/modules/runs/helpers/records.js';
+import { removeTempDirs, tempDir } from '../../test/modules/runs/helpers/runner.js';
 
 let t: TestApp;
 let runs: RunsServices;

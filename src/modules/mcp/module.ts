@@ -1,0 +1,60 @@
+// Builds the tool server: the tool catalogue, the token store and exchange, the guard that
+// admits keys and tokens at /mcp, and the routes (the transport, discovery, the token
+// endpoint). The device and run tools take the lease and cloud-run services through McpPorts.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { BuiltModule, ModuleDeps } from '../../http/module.js';
+import type { RequestGuard } from '../../http/guards/install.js';
+import { PACKAGE_VERSION } from '../../http/openapi.js';
+import type { ApiKeyGate, KeyResolver } from '../api-keys/index.js';
+import type { CodeSyncService } from '../code-sync/index.js';
+import type { DeviceService } from '../devices/index.js';
+import type { MacroService } from '../macros/index.js';
+import type { RunLogService } from '../run-logs/index.js';
+import { toolClientGuard } from './credential-guard.js';
+import { MCP_PATH, oauthRoutes, RESOURCE_METADATA_PATH } from './oauth/routes.js';
+import { TokenExchange } from './oauth/token-exchange.js';
+import { McpTokenStore } from './oauth/token-store.js';
+import type { McpPorts } from './ports.js';
+import { ToolCatalog, type ToolLog } from './tool-catalog.js';
+import { registerDeviceTools } from './tools/device-tools.js';
+import { registerMacroTools } from './tools/macro-tools.js';
+import { registerRunTools } from './tools/run-tools.js';
+import { mcpTransportRoutes } from './transport.js';
+
+export interface McpModuleDeps extends ModuleDeps {
+  gate: ApiKeyGate;
+  resolver: KeyResolver;
+  macros: MacroService;
+  codeSync: CodeSyncService;
+  runLogs: RunLogService;
+  devices: DeviceService;
+  ports: McpPorts;
+  log: ToolLog;
+}
+
+export interface McpServices {
+  /** The guard of `/mcp`, installed with the others (http/guards/install.ts). */
+  guard: RequestGuard;
+  catalog: ToolCatalog;
+  tokens: McpTokenStore;
+}
+
+export function buildMcpModule(deps: McpModuleDeps): BuiltModule<McpServices> {
+  const { config, db, clock } = deps;
+  const baseUrl = config.baseUrl.replace(/\/+$/, '');
+  const catalog = new ToolCatalog(deps.log);
+  const toolDeps = { db: db.kysely, clock, macros: deps.macros, codeSync: deps.codeSync, runLogs: deps.runLogs, devices: deps.devices, ...deps.ports };
+  registerDeviceTools(catalog, toolDeps);
+  registerMacroTools(catalog, toolDeps);
+  registerRunTools(catalog, toolDeps);
+
+  const tokens = new McpTokenStore(db.kysely);
+  const exchange = new TokenExchange(deps.resolver, tokens, clock, `${baseUrl}${MCP_PATH}`);
+  const guard = toolClientGuard({ gate: deps.gate, tokens, clock, resourceMetadataUrl: `${baseUrl}${RESOURCE_METADATA_PATH}${MCP_PATH}` });
+
+  const routes: FastifyPluginAsyncTypebox = async (app) => {
+    await app.register(oauthRoutes(exchange, baseUrl));
+    await app.register(mcpTransportRoutes({ catalog, gate: deps.gate, baseUrl, version: PACKAGE_VERSION }));
+  };
+  return { routes, services: { guard, catalog, tokens } };
+}

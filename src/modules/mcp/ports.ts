@@ -1,0 +1,40 @@
+// The services the device and run tools need from other modules (device leases in devices,
+// cloud runs in runs). The tool server depends only on these two small interfaces;
+// build-modules.ts adapts the real services to them (leasesPort, cloudRunsPort).
+import type { ServiceContext } from '../../core/context.js';
+import type { DeviceDriver } from '../devices/index.js';
+import type { CloudRunRecord } from '../runs/index.js';
+
+export interface Lease {
+  lease_id: string;
+  device_id: number;
+  /** ISO 8601. */
+  expires_at: string;
+}
+
+export interface DeviceLeases {
+  /**
+   * Lends the caller's cloud device for `minutes` (1 to 120), starting a stopped device and
+   * waiting until it is ready; leasing again before expiry extends the same lease.
+   * Someone else's device: NotFoundError; a device with an active run or another lease:
+   * ConflictError `device_busy`.
+   */
+  lease(ctx: ServiceContext, input: { deviceId: number; minutes: number }): Promise<Lease>;
+  /** Ends the caller's lease; someone else's or an ended lease: NotFoundError. */
+  release(ctx: ServiceContext, leaseId: string): Promise<void>;
+  /** The driver of the caller's live lease; someone else's or an ended lease: NotFoundError. */
+  resolve(ctx: ServiceContext, leaseId: string): Promise<{ deviceId: number; driver: DeviceDriver }>;
+}
+
+
+export interface CloudRuns {
+  /** As `POST /api/devices/{id}/run`: the checks of decisions.md §10, in order. */
+  start(ctx: ServiceContext, input: { deviceId: number; macroId: number; args?: Record<string, unknown> }): Promise<CloudRunRecord>;
+  get(ctx: ServiceContext, runId: number): Promise<CloudRunRecord>;
+  stop(ctx: ServiceContext, runId: number): Promise<CloudRunRecord>;
+}
+
+export interface McpPorts {
+  leases: DeviceLeases;
+  runs: CloudRuns;
+}

@@ -1,0 +1,94 @@
+// Run tools (scope macros:run): run_logs and run_validate on the run-log and macro services,
+// and run_start, run_get, run_stop through the CloudRuns port (ports.ts), which is the runs
+// module's cloud-run service. They answer the REST routes' cloud run record and schema.
+import { Type } from 'typebox';
+import { Id, StringEnum } from '../../../core/schema.js';
+import { MACRO_KINDS } from '../../../core/values.js';
+import { ExecutionIdString } from '../../executions/index.js';
+import { RunLog, RunLogQuery } from '../../run-logs/index.js';
+import { CloudRun } from '../../runs/index.js';
+import type { CloudRuns } from '../ports.js';
+import { registerScopedTool, type ToolCatalog } from '../tool-catalog.js';
+import type { ToolDeps } from './deps.js';
+import { DeviceId, MacroId, RunArgs } from './schemas.js';
+import { validateRun } from './validate-run.js';
+
+const Problem = Type.Object({
+  code: Type.String({ description: 'code_not_synced, entry_missing, invalid_block_program, macro_not_runnable, unknown_image, unknown_argument, not_a_cloud_device' }),
+  message: Type.String(),
+  path: Type.Optional(Type.String()),
+});
+
+export function registerRunTools(catalog: ToolCatalog, deps: ToolDeps): void {
+  registerScopedTool(catalog, {
+    name: 'run_logs',
+    scope: 'macros:run',
+    title: 'Read run logs',
+    description: "A run's log lines, oldest first. Without since_seq, the newest max_lines lines; pass back last_seq as since_seq to read only newer lines.",
+    input: Type.Object({ execution_id: ExecutionIdString, ...RunLogQuery.properties }, { additionalProperties: false }),
+    output: RunLog,
+    annotations: { readOnlyHint: true },
+    async run(ctx, input) {
+      return { data: await deps.runLogs.read(ctx, input) };
+    },
+  });
+
+  registerScopedTool(catalog, {
+    name: 'run_validate',
+    scope: 'macros:run',
+    title: 'Check a run before starting it',
+    description:
+      'Finds what would stop a run of a macro, without running it: code never synced, a missing entry file, an invalid or empty block program, image ids not in your library, arguments the settings profile does not define, a device that is not a cloud device.',
+    input: Type.Object({ macro_id: MacroId, device_id: Type.Optional(DeviceId), args: Type.Optional(RunArgs) }, { additionalProperties: false }),
+    output: Type.Object({ macro_id: Type.Integer(), kind: StringEnum(MACRO_KINDS), ok: Type.Boolean({ description: 'No problems found' }), problems: Type.Array(Problem) }),
+    annotations: { readOnlyHint: true },
+    async run(ctx, input) {
+      return { data: await validateRun(deps, ctx, input) };
+    },
+  });
+
+  registerCloudRunTools(catalog, deps.runs);
+}
+
+function registerCloudRunTools(catalog: ToolCatalog, runs: CloudRuns): void {
+  const RunIdInput = Type.Object({ run_id: Id('The cloud run id (the record\'s id)') }, { additionalProperties: false });
+
+  registerScopedTool(catalog, {
+    name: 'run_start',
+    scope: 'macros:run',
+    title: 'Start a cloud run',
+    description: "Runs a macro on one of your cloud devices (a stopped device is started first). Answers the cloud run record; read its logs with run_logs and its execution_id. A device that is leased or already running answers device_busy.",
+    input: Type.Object({ device_id: DeviceId, macro_id: MacroId, args: Type.Optional(RunArgs) }, { additionalProperties: false }),
+    output: CloudRun,
+    annotations: { destructiveHint: false, openWorldHint: true },
+    async run(ctx, input) {
+      return { data: await runs.start(ctx, { deviceId: input.device_id, macroId: input.macro_id, args: input.args }) };
+    },
+  });
+
+  registerScopedTool(catalog, {
+    name: 'run_get',
+    scope: 'macros:run',
+    title: 'Check a cloud run',
+    description: 'The cloud run record: its state (launching, running, finished, failed, stopping, stopped) and state_message.',
+    input: RunIdInput,
+    output: CloudRun,
+    annotations: { readOnlyHint: true },
+    async run(ctx, input) {
+      return { data: await runs.get(ctx, input.run_id) };
+    },
+  });
+
+  registerScopedTool(catalog, {
+    name: 'run_stop',
+    scope: 'macros:run',
+    title: 'Stop a cloud run',
+    description: 'Stops a cloud run (the record moves to stopping, then stopped); a run that already ended is answered as it is.',
+    input: RunIdInput,
+    output: CloudRun,
+    annotations: { destructiveHint: true, idempotentHint: true },
+    async run(ctx, input) {
+      return { data: await runs.stop(ctx, input.run_id) };
+    },
+  });
+}

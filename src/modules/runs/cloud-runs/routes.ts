@@ -1,0 +1,68 @@
+// The cloud-run routes (service-api.md "Cloud runs", scope `macros:run`): start a run on a
+// cloud device, read it, stop it. Thin: parse, call the service, answer.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errors, Id, IdParams } from '../../../core/schema.js';
+import { contextOf } from '../../../http/request-context.js';
+import { keyRoute } from '../../../http/route-auth.js';
+import { Type } from 'typebox';
+import type { CloudRunService } from './service.js';
+import { CloudRun, StartRunBody } from './schemas.js';
+
+const DeviceParams = Type.Object({ id: Id('One of your cloud devices') });
+
+export function cloudRunRoutes(runs: CloudRunService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const tags = ['cloud-runs'];
+    app.post(
+      '/api/hosted/devices/:id/run',
+      {
+        config: keyRoute('macros:run'),
+        schema: {
+          operationId: 'startCloudRun',
+          description:
+            'Starts a macro on one of your cloud devices and answers the run in `launching`. Checks, in order: the device (404; a local device 404 `not_a_cloud_device`), the macro (404), that it can run (409 `macro_not_runnable`), that the device has no active run or lease (409 `device_busy`), that runs are available (503 `runs_unavailable`, with `Retry-After`). A stopped device is started first.',
+          tags,
+          summary: 'Start a cloud run',
+          params: DeviceParams,
+          body: StartRunBody,
+          response: { 201: CloudRun, ...errors(404, 409, 422, 503) },
+        },
+      },
+      async (request, reply) => reply.code(201).send(await runs.start(contextOf(request), { ...request.body, deviceId: request.params.id })),
+    );
+    app.get(
+      '/api/hosted/runs/:id',
+      {
+        config: keyRoute('macros:run'),
+        schema: {
+          operationId: 'getCloudRun',
+          description: "One of your cloud runs. Its outcome (exit code, error, duration) is in the run history under the same `execution_id`; someone else's run answers 404.",
+          tags,
+          summary: 'Read a cloud run',
+          params: IdParams,
+          response: { 200: CloudRun, ...errors(404, 422) },
+        },
+      },
+      async (request) => runs.get(contextOf(request), request.params.id),
+    );
+    app.post(
+      '/api/hosted/runs/:id/stop',
+      {
+        config: keyRoute('macros:run'),
+        schema: {
+          operationId: 'stopCloudRun',
+          description:
+            'Stops a cloud run: 202 with the run in `stopping` (SIGTERM to its process group, SIGKILL 5 s later; it then ends `stopped`), or 200 with the run as it is when it has already ended.',
+          tags,
+          summary: 'Stop a cloud run',
+          params: IdParams,
+          response: { 200: CloudRun, 202: CloudRun, ...errors(404, 422) },
+        },
+      },
+      async (request, reply) => {
+        const { status, run } = await runs.stop(contextOf(request), request.params.id);
+        return reply.code(status).send(run);
+      },
+    );
+  };
+}

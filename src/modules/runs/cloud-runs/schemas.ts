@@ -1,0 +1,35 @@
+// The cloud-run routes' schemas: one schema per route serves validation, types and OpenAPI.
+import { type Static, Type } from 'typebox';
+import { DateTime, Id, StringEnum } from '../../../core/schema.js';
+
+export const CLOUD_RUN_STATES = ['launching', 'running', 'finished', 'failed', 'stopping', 'stopped'] as const;
+
+export const CloudRun = Type.Object(
+  {
+    id: Type.Integer(),
+    execution_id: Type.String({ description: '`cr_` + 24 lowercase hex; the run history record has the same' }),
+    device_id: Type.Integer(),
+    macro_id: Type.Integer(),
+    state: StringEnum(CLOUD_RUN_STATES),
+    state_message: Type.Optional(Type.String({ description: 'Why the run is in its state: a launch failure, "worker lost", a limit passed, "stopped on request"' })),
+    started_at: Type.Optional(DateTime({ description: 'When the macro started running' })),
+    finished_at: Type.Optional(DateTime()),
+    bundle_sha: Type.String({ description: 'SHA-256 hex of exactly what runs: the snapshot zip, or the block program as canonical JSON' }),
+    code_ref: Type.Optional(Type.String({ description: "The code snapshot's worktree_hash (code macros only)" })),
+  },
+  { $id: 'CloudRun' },
+);
+
+export const StartRunBody = Type.Object(
+  {
+    macro_id: Id('One of your macros'),
+    args: Type.Optional(
+      Type.Object(
+        { __cli_args__: Type.Optional(Type.String({ description: 'The whole command line, split as a POSIX shell would (no expansions)' })) },
+        { additionalProperties: true, description: "Arguments for this run only, laid over the device's settings profile key by key" },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type StartRunInput = Static<typeof StartRunBody>;

@@ -1,0 +1,101 @@
+// The run's state changes, each in one transaction with its history record and its event
+// (decisions.md §3, §4): `launching` → `running` with macro.started, and the end
+// (finished/failed/stopped, or failed "worker lost") with macro.completed|failed|stopped.
+// Each writes only while the worker's lease holds the run (completeJob/updateWhileHeld), so a
+// worker that lost its run leaves no trace, and history and run never disagree.
+import type { Transaction } from 'kysely';
+import type { Db } from '../../../db/database.js';
+import type { Lease } from '../../../db/jobs/kind.js';
+import { completeJob, updateWhileHeld } from '../../../db/jobs/leases.js';
+import type { Database } from '../../../db/schema.js';
+import type { Clock } from '../../../lib/clock.js';
+import { emitEvent } from '../../events/index.js';
+import { countRun, presentRun } from '../../executions/index.js';
+import { HISTORY_STATUS, type RunOutcome } from '../outcome.js';
+import type { CloudRunJob } from './run-job.js';
+
+export interface TransitionDeps {
+  db: Db;
+  clock: Clock;
+  kind: CloudRunJob;
+}
+
+export const WORKER_LOST = 'worker lost';
+
+type Trx = Transaction<Database>;
+
+const runRow = (trx: Trx, runId: number) => trx.selectFrom('cloud_runs').selectAll().where('id', '=', runId).executeTakeFirst();
+const historyRow = (trx: Trx, userId: number, executionId: string) =>
+  trx.selectFrom('executions').selectAll().where('user_id', '=', userId).where('execution_id', '=', executionId).executeTakeFirst();
+
+/** The macro's process (or interpreter) has started: `running`, macro.started. A run being stopped stays `stopping`. */
+export async function markRunning(deps: TransitionDeps, lease: Lease): Promise<void> {
+  const { db, clock, kind } = deps;
+  await db.kysely.transaction().execute(async (trx) => {
+    const now = clock.now();
+    const run = await runRow(trx, lease.id);
+    if (!run) return;
+    const held = await updateWhileHeld(trx, kind, lease, now, run.state === 'launching' ? { state: 'running', started_at: now, updated_at: now } : { started_at: now, updated_at: now });
+    if (!held) return;
+    const history = await historyRow(trx, run.user_id, run.execution_id);
+    if (history) await emitEvent(trx, { userId: run.user_id, type: 'macro.started', data: presentRun(history), deviceId: run.device_id, at: now });
+  });
+}
+
+/** The proxy's exit as checked at launch, on the history record. */
+export async function recordProxyExit(deps: TransitionDeps, lease: Lease, exit: { exitIp: string | null; country: string | null }): Promise<void> {
+  const { db, clock, kind } = deps;
+  await db.kysely.transaction().execute(async (trx) => {
+    const now = clock.now();
+    const run = await runRow(trx, lease.id);
+    if (!run || !(await updateWhileHeld(trx, kind, lease, now, { updated_at: now }))) return;
+    await trx
+      .updateTable('executions')
+      .set({ proxy_exit_ip: exit.exitIp, proxy_country: exit.country, updated_at: now })
+      .where('user_id', '=', run.user_id)
+      .where('execution_id', '=', run.execution_id)
+      .where('status', '=', 'running')
+      .execute();
+  });
+}
+
+/** Ends the history record like its run, with the terminal event; nothing when it has already ended. */
+async function endHistory(trx: Trx, run: { user_id: number; execution_id: string; device_id: number }, outcome: RunOutcome, now: number): Promise<void> {
+  const history = await historyRow(trx, run.user_id, run.execution_id);
+  if (!history || history.status !== 'running') return;
+  const status = HISTORY_STATUS[outcome.state];
+  const row = await trx
+    .updateTable('executions')
+    .set({
+      status,
+      ended_at: now,
+      duration_ms: Math.max(0, now - history.started_at),
+      exit_code: outcome.exitCode,
+      error_message: outcome.errorMessage,
+      updated_at: now,
+    })
+    .where('id', '=', history.id)
+    .where('status', '=', 'running')
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) return;
+  await countRun(trx, run.user_id, 'running', -1);
+  await countRun(trx, run.user_id, status, 1);
+  await emitEvent(trx, { userId: run.user_id, type: `macro.${status}`, data: presentRun(row), deviceId: run.device_id, at: now });
+}
+
+/** The run ended (or never started): its end state, history and event; false when the lease was lost. */
+export async function endRun(deps: TransitionDeps, lease: Lease, outcome: RunOutcome): Promise<boolean> {
+  const { db, clock, kind } = deps;
+  return db.kysely.transaction().execute(async (trx) => {
+    const now = clock.now();
+    const run = await runRow(trx, lease.id);
+    if (!run) return false;
+    // A stop asked for by the device lifecycle keeps its reason ("device stopped").
+    const stateMessage = outcome.state === 'stopped' && run.state_message ? run.state_message : outcome.stateMessage;
+    const held = await completeJob(trx, kind, lease, now, { state: outcome.state, state_message: stateMessage, finished_at: now, token_hash: null, updated_at: now });
+    if (!held) return false;
+    await endHistory(trx, run, outcome, now);
+    return true;
+  });
+}
