@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // @ts-check
-// Cloud runs, in one process (the app and its run worker, as `serve` runs them), over HTTP on
-// 127.0.0.1 against the real app from dist/:
+// Cloud runs, in one process (the app and its run worker, as `serve` runs them: the runs on
+// their own worker thread, `--runs-on thread`, or on the API's event loop, `--runs-on loop`,
+// as before), over HTTP on 127.0.0.1 against the real app from dist/:
 //   first line   POST /api/hosted/devices/{id}/run on a `ready` simulated device until the
 //                macro's first line (print("hello")) is readable through the cursor route;
 //                baseline: `python3 -c 'print("hello")'` spawned directly, to its first line.
@@ -11,7 +12,7 @@
 //                p99, against the same reads with nothing running (the baseline).
 //
 // Usage (after `npm run build`, or `npm run bench:runs -- [options]`):
-//   node bench/runs.js [--engine sqlite|postgres] [--runs N] [--devices N] [--lines N] [--strict]
+//   node bench/runs.js [--engine sqlite|postgres] [--runs-on thread|loop] [--runs N] [--devices N] [--lines N] [--strict]
 //   --strict exits 1 when a goal is missed (first line p50 < 300 ms; none lost; API p99 < 50 ms).
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -23,6 +24,7 @@ import { systemClock } from '../dist/lib/clock.js';
 import { worktreeHash } from '../dist/modules/code-sync/hash.js';
 import { zipWorktree } from '../dist/modules/code-sync/worktree.js';
 import { buildRunsModule } from '../dist/modules/runs/index.js';
+import { RunsThread, serveWorkers } from '../dist/runs-thread/runs-thread.js';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
 import { benchTarget, cleanupStack, percentile, request, round } from './lib.js';
 
@@ -31,10 +33,11 @@ const silent = { info() {}, warn() {}, error() {} };
 
 function options() {
   const { values } = parseArgs({
-    options: { engine: { type: 'string', default: 'sqlite' }, runs: { type: 'string', default: '20' }, devices: { type: 'string', default: '50' }, lines: { type: 'string', default: '2000' }, strict: { type: 'boolean', default: false } },
+    options: { engine: { type: 'string', default: 'sqlite' }, 'runs-on': { type: 'string', default: 'thread' }, runs: { type: 'string', default: '20' }, devices: { type: 'string', default: '50' }, lines: { type: 'string', default: '2000' }, strict: { type: 'boolean', default: false } },
   });
   if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
-  return { engine: values.engine, runs: Number(values.runs), devices: Number(values.devices), lines: Number(values.lines), strict: values.strict };
+  if (values['runs-on'] !== 'thread' && values['runs-on'] !== 'loop') throw new Error(`--runs-on must be thread or loop, got "${values['runs-on']}"`);
+  return { engine: values.engine, runsOn: values['runs-on'], runs: Number(values.runs), devices: Number(values.devices), lines: Number(values.lines), strict: values.strict };
 }
 
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -56,14 +59,23 @@ async function main() {
   try {
     const runsDir = mkdtempSync(join(tmpdir(), 'runs-bench-dirs-'));
     const config = benchConfig(target, { RUNS_DIR: runsDir, SIM_BOOT_MS: '0', RUNS_PER_WORKER: String(Math.max(8, opts.devices + 4)), RUN_WORKERS: 'false' });
-    const { db, redis } = await openBenchEngine(target, { cleanups, poolSize: 20 });
+    const { db, redis, sqliteFile } = await openBenchEngine(target, { cleanups, poolSize: 20 });
     const app = await startBenchApp(benchAppDeps(config, db, redis), cleanups);
     const base = await listenLocally(app);
-    // The worker of `serve`, with BASE_URL set to where this app listens.
-    const runs = buildRunsModule({ config, db, clock: systemClock, baseUrl: base, log: silent });
-    runs.runWorker.start();
-    cleanups.push(() => runs.runWorker.stop());
-    cleanups.push(() => runs.close());
+    if (opts.runsOn === 'thread') {
+      // As `serve` runs them: every worker on this loop but the runs, which get their own thread.
+      const thread = new RunsThread({ config: { ...config, baseUrl: base }, sqliteFile, pgSchema: target.pgSchema, log: app.log });
+      const workers = serveWorkers(app.modules, thread);
+      for (const worker of workers) worker.start();
+      await thread.ready();
+      cleanups.push(() => Promise.all(workers.map((worker) => worker.stop())));
+    } else {
+      // The run worker on the API's loop, with BASE_URL set to where this app listens.
+      const runs = buildRunsModule({ config, db, clock: systemClock, baseUrl: base, log: silent });
+      runs.runWorker.start();
+      cleanups.push(() => runs.runWorker.stop());
+      cleanups.push(() => runs.close());
+    }
 
     const { auth } = await signUpOverHttp(base, `bench-${target.suffix}@example.com`, `pw-${target.suffix}-${target.suffix}`);
     const { key } = await request(base, 'POST', '/api/api-keys', { body: { name: 'runs bench', scopes: ['macros:run', 'runs:read'] }, headers: auth });
@@ -158,6 +170,7 @@ async function main() {
 
     const result = {
       engine: opts.engine,
+      runsOn: opts.runsOn,
       cores: cpus().length,
       loadAverage: loadavg().map((n) => round(n)),
       firstLine: { runs: opts.runs, p50Ms: round(percentile(firstLine, 50)), p90Ms: round(percentile(firstLine, 90)), pythonAloneP50Ms: round(percentile(baseline, 50)), ratio: round(percentile(firstLine, 50) / percentile(baseline, 50)) },

@@ -13,6 +13,7 @@ import { systemClock } from './lib/clock.js';
 import { CliError } from './lib/cli-error.js';
 import { runAdminCommand } from './modules/admin/index.js';
 import { runCodeCommand } from './modules/code-sync/index.js';
+import { RunsThread, serveWorkers } from './runs-thread/runs-thread.js';
 
 const USAGE = `Usage: svc <command>
 
@@ -43,7 +44,9 @@ async function serve(config: Config): Promise<void> {
   warnAboutPrivateNetworks(config, app.log);
   // On the embedded default this is the only process, so it must do the background work;
   // with a shared database it may leave it to separate `worker` processes (RUN_WORKERS=false).
-  const workers: BackgroundWorker[] = config.runWorkers ? allModules(app.modules).flatMap((module) => module.workers ?? []) : [];
+  // Cloud runs run on a thread of their own, off the API's event loop (runs-thread/).
+  const runsThread = new RunsThread({ config, sqliteFile: config.databaseUrl ? undefined : sqliteFileIn(config.dataDir), log: app.log });
+  const workers: BackgroundWorker[] = config.runWorkers ? serveWorkers(app.modules, runsThread) : [];
   if (redis && !(await redisReady(redis, 5000))) {
     app.log.warn('Redis is not reachable yet: rate limits are counted per process and key look-ups go to the database until it is');
   }

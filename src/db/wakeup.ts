@@ -4,6 +4,7 @@
 // one process does all the work. Polling stays as the fallback either way: a wake-up is a
 // hint that work may be due, never the record of it (the queue table is).
 import { EventEmitter } from 'node:events';
+import { BroadcastChannel } from 'node:worker_threads';
 import type { Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
@@ -47,10 +48,21 @@ export class Listeners {
 // database outside tests, and a wake-up that finds nothing costs one claim query.
 const inProcess = new Listeners();
 
-/** The embedded default: workers run in the process that queues the work. */
+// `serve` runs the cloud runs in a worker thread (runs-thread/), so the process's signal also
+// crosses threads: a BroadcastChannel reaches every other thread of this process (never the
+// sender, which fires its own listeners directly). Unreferenced: it never keeps a process alive.
+const acrossThreads = new BroadcastChannel('svc.wakeup');
+acrossThreads.unref();
+acrossThreads.onmessage = (event) => {
+  const kind = (event as MessageEvent).data;
+  if (typeof kind === 'string') inProcess.fire(kind);
+};
+
+/** The embedded default: workers run in the process (and its threads) that queue the work. */
 export class LocalWakeup implements Wakeup {
   async notify(_trx: Transaction<Database>, kind: string): Promise<void> {
     inProcess.fire(kind);
+    acrossThreads.postMessage(kind);
   }
 
   subscribe(kind: string, listener: () => void): () => void {
