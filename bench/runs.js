@@ -2,7 +2,9 @@
 // @ts-check
 // Cloud runs, in one process (the app and its run worker, as `serve` runs them: the runs on
 // their own worker thread, `--runs-on thread`, or on the API's event loop, `--runs-on loop`,
-// as before), over HTTP on 127.0.0.1 against the real app from dist/:
+// as before; or, on PostgreSQL, `--runs-on process`: every worker in a separate
+// `node dist/main.js worker` process, as `serve` with RUN_WORKERS=false beside `svc worker`),
+// over HTTP on 127.0.0.1 against the real app from dist/:
 //   first line   POST /api/hosted/devices/{id}/run on a `ready` simulated device until the
 //                macro's first line (print("hello")) is readable through the cursor route;
 //                baseline: `python3 -c 'print("hello")'` spawned directly, to its first line.
@@ -12,7 +14,7 @@
 //                p99, against the same reads with nothing running (the baseline).
 //
 // Usage (after `npm run build`, or `npm run bench:runs -- [options]`):
-//   node bench/runs.js [--engine sqlite|postgres] [--runs-on thread|loop] [--runs N] [--devices N] [--lines N] [--strict]
+//   node bench/runs.js [--engine sqlite|postgres] [--runs-on thread|loop|process] [--runs N] [--devices N] [--lines N] [--strict]
 //   --strict exits 1 when a goal is missed (first line p50 < 300 ms; none lost; API p99 < 50 ms).
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -36,7 +38,8 @@ function options() {
     options: { engine: { type: 'string', default: 'sqlite' }, 'runs-on': { type: 'string', default: 'thread' }, runs: { type: 'string', default: '20' }, devices: { type: 'string', default: '50' }, lines: { type: 'string', default: '2000' }, strict: { type: 'boolean', default: false } },
   });
   if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
-  if (values['runs-on'] !== 'thread' && values['runs-on'] !== 'loop') throw new Error(`--runs-on must be thread or loop, got "${values['runs-on']}"`);
+  if (!['thread', 'loop', 'process'].includes(String(values['runs-on']))) throw new Error(`--runs-on must be thread, loop or process, got "${values['runs-on']}"`);
+  if (values['runs-on'] === 'process' && values.engine !== 'postgres') throw new Error('--runs-on process needs --engine postgres (processes share the queue through PostgreSQL)');
   return { engine: values.engine, runsOn: values['runs-on'], runs: Number(values.runs), devices: Number(values.devices), lines: Number(values.lines), strict: values.strict };
 }
 
@@ -52,6 +55,33 @@ function pythonBaseline() {
   });
 }
 
+/**
+ * `node dist/main.js worker` on the bench's PostgreSQL schema, its runs' svc_device pointed at
+ * this app; resolves once it says it has started.
+ * @param {import('../dist/config.js').Config} config
+ * @param {ReturnType<typeof benchTarget>} target
+ * @param {string} base
+ * @param {string} runsDir
+ * @param {{ push: (step: () => unknown) => void }} cleanups
+ */
+async function startWorkerProcess(config, target, base, runsDir, cleanups) {
+  const url = new URL(String(config.databaseUrl));
+  url.searchParams.set('options', `-c search_path=${target.pgSchema}`);
+  const env = { ...process.env, DATABASE_URL: url.toString(), REDIS_URL: '', SECRET_KEY: config.secretKey.toString('hex'), BASE_URL: base, RUNS_DIR: runsDir, SIM_BOOT_MS: '0', RUNS_PER_WORKER: String(config.runsPerWorker), LOG_LEVEL: 'info' };
+  const child = spawn('node', ['dist/main.js', 'worker'], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  cleanups.push(() => new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : (child.once('exit', resolve), child.kill('SIGTERM')))));
+  await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('worker started')) resolve(undefined);
+    });
+    child.once('exit', (code) => reject(new Error(`the worker process exited (${code}) before it started: ${out.slice(0, 500)}`)));
+  });
+  // Its first looks at the queue, made on connecting, are over: from here a wake-up starts runs.
+  await sleep(2_500);
+}
+
 async function main() {
   const opts = options();
   const cleanups = cleanupStack();
@@ -62,7 +92,9 @@ async function main() {
     const { db, redis, sqliteFile } = await openBenchEngine(target, { cleanups, poolSize: 20 });
     const app = await startBenchApp(benchAppDeps(config, db, redis), cleanups);
     const base = await listenLocally(app);
-    if (opts.runsOn === 'thread') {
+    if (opts.runsOn === 'process') {
+      await startWorkerProcess(config, target, base, runsDir, cleanups);
+    } else if (opts.runsOn === 'thread') {
       // As `serve` runs them: every worker on this loop but the runs, which get their own thread.
       const thread = new RunsThread({ config: { ...config, baseUrl: base }, sqliteFile, pgSchema: target.pgSchema, log: app.log });
       const workers = serveWorkers(app.modules, thread);
