@@ -7,9 +7,11 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isForeignKeyViolation } from '../db/database.js';
 import { AppError, type FieldError, MAX_REPORTED_ERRORS, MethodNotAllowedError, UnsupportedMediaTypeError, ValidationError } from '../core/errors.js';
+import { foldAnyOf } from './fold-any-of.js';
 
 interface AjvLikeError {
   instancePath?: string;
+  schemaPath?: string;
   keyword?: string;
   params?: Record<string, unknown>;
   message?: string;
@@ -42,7 +44,8 @@ export function toFieldErrors(errors: AjvLikeError[], context: string): FieldErr
  * into one message string.
  */
 function validationFailed(errors: AjvLikeError[], context: string): ValidationError {
-  return new ValidationError(toFieldErrors(errors.slice(0, MAX_REPORTED_ERRORS), context), errors.length);
+  const folded = foldAnyOf(errors);
+  return new ValidationError(toFieldErrors(folded.slice(0, MAX_REPORTED_ERRORS), context), folded.length);
 }
 
 function send(reply: FastifyReply, error: AppError): FastifyReply {

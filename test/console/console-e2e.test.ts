@@ -2,8 +2,8 @@
 // person signs up, creates keys and uses one from the page, creates macros, uploads code as
 // a zip and pushes it, makes profiles, groups and devices, reports and tails a run, receives
 // webhooks, imports proxies and reads their usage, starts a cloud device, taps its live view,
-// installs an APK and runs and stops a block macro on it, signs out and in, and keeps using the
-// console after the plan lapses. Every page passes axe-core and is photographed for the README.
+// installs an APK, runs a block macro on it and stops the run from the run history, signs out
+// and in, and keeps using the console after the plan lapses. Every page passes axe-core and is photographed for the README.
 // Runs on the SQLite pass; skipped, saying why, on PostgreSQL or without Chromium.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,7 +84,7 @@ describe.skipIf(skip !== null)(skip ? `web console end to end (skipped: ${skip})
   step('webhooks: endpoint, test delivery received and read, redelivered, custom event', webhooks, 90_000);
   step('proxies: imported with per-line errors, checked, assigned, revealed, usage', proxies, 90_000);
   step('the overview and the plan page', account, 30_000);
-  step('a cloud device: started, live view tapped, screenshot, APK installed, a block macro run and stopped, deleted', cloudDevice, 150_000);
+  step('a cloud device: started, live view tapped, screenshot, APK installed, a block macro run, opened from the run history and stopped there, deleted', cloudDevice, 150_000);
   step('signing out ends the session; signing in again lists devices with the session alone', signOutAndIn, 60_000);
   step('a lapsed plan: keys answer 402, the console still reads every page, and it never sent a key', lapsedPlan, 90_000);
 });

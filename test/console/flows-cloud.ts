@@ -1,12 +1,14 @@
 // A cloud device from the console: created, started (followed to ready), its live view tapped
 // through the picture (the picture changes), a screenshot, an APK built with aapt installed
 // (and a file that is not an APK refused with the API's sentence), a block macro run on it
-// with its log lines arriving on the run page, the run stopped, the device stopped and deleted.
+// with its log lines arriving on the run page, the run opened again from the run history and
+// stopped there, the device stopped and deleted.
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { allModules } from '../../src/build-modules.js';
 import { buildApk } from '../modules/devices/hosts/helpers/build-apk.js';
+import { cloudRunNotFound, stopFromHistory } from './flows-cloud-history.js';
 import { createMacro } from './flows-macros.js';
 import { expectAccessible, SCREENSHOTS, VIEWPORT } from './harness.js';
 import { openFromNav, type World } from './world.js';
@@ -126,16 +128,16 @@ export async function cloudDevice(w: World): Promise<void> {
   await expect.poll(() => log.innerText().catch(() => ''), { timeout: 20_000 }).toMatch(/log: hello from the cloud/);
   await expect.poll(() => log.innerText(), { timeout: 20_000 }).toMatch(/log: still here/);
   await expect.poll(() => page.getByTestId('cloud-run-state').innerText()).toBe('running');
+  expect(await page.getByRole('main').getByRole('button', { name: 'Stop run' }).isVisible()).toBe(true);
   await page.waitForLoadState('networkidle');
   await checkLivePage(page, 'run-cloud');
 
-  // Stop it from the page: stopped, the history record too; the wait was cut short.
-  await page.getByRole('button', { name: 'Stop run' }).click();
-  await expect.poll(() => page.getByTestId('cloud-run-state').innerText(), { timeout: 20_000 }).toBe('stopped');
-  const row = await w.t.db.kysely.selectFrom('cloud_runs').select(['state', 'execution_id']).where('id', '=', cloudRunId).executeTakeFirstOrThrow();
-  expect(row.state).toBe('stopped');
-  await expect.poll(() => page.getByRole('main').getByText('stopped', { exact: true }).first().isVisible()).toBe(true);
+  // Opened again from the run history (no cloud_run in the URL): Stop is there, and stops it;
+  // the wait was cut short.
+  const { execution_id: executionId } = await w.t.db.kysely.selectFrom('cloud_runs').select('execution_id').where('id', '=', cloudRunId).executeTakeFirstOrThrow();
+  await stopFromHistory(w, executionId);
   expect(await log.innerText()).not.toMatch(/never/);
+  await cloudRunNotFound(w);
 
   // Stop the device, then delete it from the drawer.
   await openFromNav(page, 'Devices');

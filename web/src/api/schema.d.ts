@@ -1363,7 +1363,7 @@ export interface paths {
         };
         /**
          * Read a cloud run
-         * @description One of your cloud runs. Its outcome (exit code, error, duration) is in the run history under the same `execution_id`; someone else's run answers 404.
+         * @description One of your cloud runs. Its outcome (exit code, error, duration) is in the run history under the same `execution_id`; someone else's run answers 404. `{id}` is the run's numeric id or, as an extension of the contract, its `execution_id` (`cr_` + 24 lowercase hex): a run history record names its cloud run only by that, so a client holding the record can read or stop the run without another lookup. Any other form answers 422 `validation_failed`; an execution_id that is not one of your cloud runs (someone else's, or none) answers 404.
          *
          *     **Auth:** API key (`X-API-KEY`). Required scope: `macros:run`. The owner's signed-in session (the application) is accepted too, with full access.
          */
@@ -1387,7 +1387,7 @@ export interface paths {
         put?: never;
         /**
          * Stop a cloud run
-         * @description Stops a cloud run: 202 with the run in `stopping` (SIGTERM to its process group, SIGKILL 5 s later; it then ends `stopped`), or 200 with the run as it is when it has already ended.
+         * @description Stops a cloud run: 202 with the run in `stopping` (SIGTERM to its process group, SIGKILL 5 s later; it then ends `stopped`), or 200 with the run as it is when it has already ended. `{id}` is the run's numeric id or, as an extension of the contract, its `execution_id` (`cr_` + 24 lowercase hex): a run history record names its cloud run only by that, so a client holding the record can read or stop the run without another lookup. Any other form answers 422 `validation_failed`; an execution_id that is not one of your cloud runs (someone else's, or none) answers 404.
          *
          *     **Auth:** API key (`X-API-KEY`). Required scope: `macros:run`. The owner's signed-in session (the application) is accepted too, with full access.
          */
@@ -11515,8 +11515,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier */
-                id: number;
+                /** @description One of your cloud runs: its numeric id, or its execution_id (`cr_` + 24 lowercase hex), as the run history shows it */
+                id: number | string;
             };
             cookie?: never;
         };
@@ -11658,8 +11658,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier */
-                id: number;
+                /** @description One of your cloud runs: its numeric id, or its execution_id (`cr_` + 24 lowercase hex), as the run history shows it */
+                id: number | string;
             };
             cookie?: never;
         };

@@ -1,14 +1,17 @@
 // The cloud-run routes (service-api.md "Cloud runs", scope `macros:run`): start a run on a
 // cloud device, read it, stop it. Thin: parse, call the service, answer.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, Id, IdParams } from '../../../core/schema.js';
+import { errors, Id } from '../../../core/schema.js';
 import { contextOf } from '../../../http/request-context.js';
 import { keyRoute } from '../../../http/route-auth.js';
 import { Type } from 'typebox';
 import type { CloudRunService } from './service.js';
-import { CloudRun, StartRunBody } from './schemas.js';
+import { CloudRun, CloudRunParams, StartRunBody } from './schemas.js';
 
 const DeviceParams = Type.Object({ id: Id('One of your cloud devices') });
+
+const BY_EXECUTION_ID =
+  "`{id}` is the run's numeric id or, as an extension of the contract, its `execution_id` (`cr_` + 24 lowercase hex): a run history record names its cloud run only by that, so a client holding the record can read or stop the run without another lookup. Any other form answers 422 `validation_failed`; an execution_id that is not one of your cloud runs (someone else's, or none) answers 404.";
 
 export function cloudRunRoutes(runs: CloudRunService): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -36,10 +39,10 @@ export function cloudRunRoutes(runs: CloudRunService): FastifyPluginAsyncTypebox
         config: keyRoute('macros:run'),
         schema: {
           operationId: 'getCloudRun',
-          description: "One of your cloud runs. Its outcome (exit code, error, duration) is in the run history under the same `execution_id`; someone else's run answers 404.",
+          description: `One of your cloud runs. Its outcome (exit code, error, duration) is in the run history under the same \`execution_id\`; someone else's run answers 404. ${BY_EXECUTION_ID}`,
           tags,
           summary: 'Read a cloud run',
-          params: IdParams,
+          params: CloudRunParams,
           response: { 200: CloudRun, ...errors(404, 422) },
         },
       },
@@ -52,10 +55,10 @@ export function cloudRunRoutes(runs: CloudRunService): FastifyPluginAsyncTypebox
         schema: {
           operationId: 'stopCloudRun',
           description:
-            'Stops a cloud run: 202 with the run in `stopping` (SIGTERM to its process group, SIGKILL 5 s later; it then ends `stopped`), or 200 with the run as it is when it has already ended.',
+            `Stops a cloud run: 202 with the run in \`stopping\` (SIGTERM to its process group, SIGKILL 5 s later; it then ends \`stopped\`), or 200 with the run as it is when it has already ended. ${BY_EXECUTION_ID}`,
           tags,
           summary: 'Stop a cloud run',
-          params: IdParams,
+          params: CloudRunParams,
           response: { 200: CloudRun, 202: CloudRun, ...errors(404, 422) },
         },
       },

@@ -20,6 +20,20 @@ export const CloudRun = Type.Object(
   { $id: 'CloudRun' },
 );
 
+/** A cloud run's `execution_id`: `cr_` + 24 lowercase hex (decisions.md §10). */
+export const CLOUD_EXECUTION_ID = /^cr_[0-9a-f]{24}$/;
+
+/**
+ * How the run routes name a run: its numeric id, or (our extension) its `execution_id`, which
+ * is all a run history record carries. Anything else fails validation (422), as a malformed
+ * numeric id always has. A local run's execution_id never has this form: reports may not use `cr_`.
+ */
+export const CloudRunRef = Type.Union([Id('The cloud run id'), Type.String({ pattern: CLOUD_EXECUTION_ID.source, description: "The run's execution_id (`cr_` + 24 lowercase hex)" })], {
+  description: 'One of your cloud runs: its numeric id, or its execution_id (`cr_` + 24 lowercase hex), as the run history shows it',
+});
+export const CloudRunParams = Type.Object({ id: CloudRunRef });
+export type CloudRunRefInput = Static<typeof CloudRunRef>;
+
 export const StartRunBody = Type.Object(
   {
     macro_id: Id('One of your macros'),

@@ -5,7 +5,7 @@ import type { ServiceContext } from '../../../core/context.js';
 import type { Db } from '../../../db/database.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { CloudRunRecord } from './present.js';
-import type { StartRunInput } from './schemas.js';
+import type { CloudRunRefInput, StartRunInput } from './schemas.js';
 import { startRun } from './start-run.js';
 import { getRun, stopActiveRunOnDevice, stopRun } from './stop-run.js';
 
@@ -16,12 +16,13 @@ export class CloudRunService {
     return startRun(this.deps, ctx, input);
   }
 
-  get(ctx: ServiceContext, runId: number): Promise<CloudRunRecord> {
-    return getRun(this.deps, ctx, runId);
+  /** `ref` is the run's numeric id or its `execution_id`. */
+  get(ctx: ServiceContext, ref: CloudRunRefInput): Promise<CloudRunRecord> {
+    return getRun(this.deps, ctx, ref);
   }
 
-  stop(ctx: ServiceContext, runId: number): Promise<{ status: 200 | 202; run: CloudRunRecord }> {
-    return stopRun(this.deps, ctx, runId);
+  stop(ctx: ServiceContext, ref: CloudRunRefInput): Promise<{ status: 200 | 202; run: CloudRunRecord }> {
+    return stopRun(this.deps, ctx, ref);
   }
 
   /** For the device lifecycle's stop and delete: stops the device's active run and waits (bounded) until it has ended. */

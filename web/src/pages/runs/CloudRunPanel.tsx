@@ -1,7 +1,8 @@
 // A cloud run's own state (launching → running → finished, failed or stopped) and its Stop
-// button, on the run page of a `cr_` run. The history record does not name its cloud run, so
-// the page knows the cloud run's id only from its URL (`?cloud_run={id}`, which "Start run"
-// adds); the answer's execution_id must match the record's, or the panel says so.
+// button, on the run page of a `cr_` run. The run routes take the record's execution_id (our
+// extension, docs/runs.md), so the page needs nothing more than the record; a `?cloud_run={id}`
+// in the URL ("Start run" adds it) is used when present, and then the answer's execution_id
+// must match the record's, or the panel says so.
 import { Button, Card, DataList, Group, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { api } from '../../api/client';
@@ -14,9 +15,10 @@ import { useAction, useAsync } from '../../lib/use-async';
 const ACTIVE = new Set(['launching', 'running', 'stopping']);
 const POLL_MS = 2000;
 
-export function CloudRunPanel({ cloudRunId, executionId, onChanged }: { cloudRunId: number; executionId: string; onChanged: () => void }) {
-  const run = useAsync(() => unwrap(api.GET('/api/hosted/runs/{id}', { params: { path: { id: cloudRunId } } })), [cloudRunId]);
-  const stop = useAction(() => unwrap(api.POST('/api/hosted/runs/{id}/stop', { params: { path: { id: cloudRunId } } })));
+export function CloudRunPanel({ cloudRunId, executionId, onChanged }: { cloudRunId?: number; executionId: string; onChanged: () => void }) {
+  const ref = cloudRunId ?? executionId;
+  const run = useAsync(() => unwrap(api.GET('/api/hosted/runs/{id}', { params: { path: { id: ref } } })), [ref]);
+  const stop = useAction(() => unwrap(api.POST('/api/hosted/runs/{id}/stop', { params: { path: { id: ref } } })));
   const state = run.data?.state;
   useEffect(() => {
     if (!state || !ACTIVE.has(state)) return;

@@ -1,5 +1,5 @@
 // One run: what ran where, how it ended, and its log (tailed live while it runs); for a cloud
-// run opened from "Start run" (`?cloud_run={id}`), the cloud run's state and Stop button.
+// run (`cr_` execution_id), the cloud run's state and Stop button, however the page was opened.
 import { Anchor, Box, Button, Card, DataList, Grid, Text, Title } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { api } from '../../api/client';
@@ -66,11 +66,7 @@ function RunDetail({ id, cloudRunId }: { id: number; cloudRunId?: number }) {
           </Card>
           {r.execution_id.startsWith('cr_') && (
             <Box mt="lg">
-              {cloudRunId ? (
-                <CloudRunPanel cloudRunId={cloudRunId} executionId={r.execution_id} onChanged={run.reload} />
-              ) : (
-                <Card><Text size="sm">A cloud run. The run history does not name its cloud run, so this page shows the cloud state and a Stop button only when “Start run” opened it; stopping its device stops the run too.</Text></Card>
-              )}
+              <CloudRunPanel cloudRunId={cloudRunId} executionId={r.execution_id} onChanged={run.reload} />
             </Box>
           )}
         </Grid.Col>
