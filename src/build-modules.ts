@@ -10,14 +10,14 @@ import { buildAdminModule } from './modules/admin/index.js';
 import { buildApiKeysModule } from './modules/api-keys/index.js';
 import { buildBillingModule } from './modules/billing/index.js';
 import { buildCodeSyncModule } from './modules/code-sync/index.js';
-import { buildDevicesModule, type DeviceLifecycle, type LeaseService } from './modules/devices/index.js';
+import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type LeaseService } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
 import { buildMacrosModule } from './modules/macros/index.js';
 import { buildMcpModule, type CloudRuns, type DeviceLeases } from './modules/mcp/index.js';
 import { buildProfilesModule } from './modules/profiles/index.js';
 import { buildProxiesModule } from './modules/proxies/index.js';
 import { buildRunLogsModule } from './modules/run-logs/index.js';
-import { buildRunsModule, type CloudRunService, normalizeBlocks, type RunReadiness, validateBlockProgram } from './modules/runs/index.js';
+import { buildRunsModule, type CloudRunService, normalizeBlocks, type RunCapacity, type RunReadiness, validateBlockProgram } from './modules/runs/index.js';
 import { buildWebhooksModule } from './modules/webhooks/index.js';
 
 export interface ModuleLog {
@@ -36,6 +36,16 @@ export interface ModulesDeps extends Deps {
 function lifecycleReadiness(lifecycle: DeviceLifecycle): RunReadiness {
   return {
     ensureReady: (userId, deviceId, signal) => lifecycle.startAndWait({ userId }, deviceId, { signal }),
+  };
+}
+
+/** A run's start asks the device host whether it can take the device now (§10: 503 `runs_unavailable` if not). */
+function hostCapacity(host: DeviceHost): RunCapacity {
+  return {
+    refusal: async (deviceId) => {
+      const answer = await host.capacityFor(deviceId);
+      return answer.available ? null : answer.reason;
+    },
   };
 }
 
@@ -86,6 +96,7 @@ export function buildModules(deps: ModulesDeps) {
     log: deps.log,
     host: devices.services.host,
     readiness: lifecycleReadiness(devices.services.lifecycle),
+    capacity: hostCapacity(devices.services.host),
     // A run checks its device's proxy at launch.
     proxyExit: (userId, deviceId) => proxies.services.runExit.check(userId, deviceId),
   });

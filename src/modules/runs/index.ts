@@ -4,6 +4,7 @@ export { buildRunsModule, RunExecutor, runnerSettingsOf, type RunsModuleDeps, ty
 
 // Cloud runs and the run job
 export { CloudRunService } from './cloud-runs/service.js';
+export type { RunCapacity } from './cloud-runs/capacity.js';
 export { type CloudRunRecord, presentCloudRun } from './cloud-runs/present.js';
 export { CLOUD_RUN_STATES, CloudRun } from './cloud-runs/schemas.js';
 export { bootOnHost, type ProxyExit, type ProxyExitCheck, type RunReadiness } from './job/readiness.js';

@@ -9,6 +9,7 @@ import type { JobLog } from '../../db/jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
 import { createDeviceHost, type DeviceHost } from '../devices/index.js';
 import { blockSchemaRoutes } from './blocks/schema-route.js';
+import type { RunCapacity } from './cloud-runs/capacity.js';
 import { cloudRunRoutes } from './cloud-runs/routes.js';
 import { CloudRunService } from './cloud-runs/service.js';
 import { type ClaimedRun, executeRun, type ExecutorDeps } from './executor/execute-run.js';
@@ -32,6 +33,8 @@ export interface RunsModuleDeps {
   baseUrl?: string;
   /** Makes a run's device `ready` before it starts; the device lifecycle's, or a direct boot on the host until it is wired. */
   readiness?: RunReadiness;
+  /** Whether a device host can take a run's device at start (the device host's capacity); not asked when absent. */
+  capacity?: RunCapacity;
   /** Checks the device's assigned proxy at launch (the proxies module's check). */
   proxyExit?: ProxyExitCheck;
   log?: JobLog;
@@ -86,7 +89,7 @@ export function buildRunsModule(deps: RunsModuleDeps): {
     baseUrl: deps.baseUrl ?? config.baseUrl,
     onLogsLost: (error, lines) => log.error({ err: error, lines }, 'a batch of run log lines could not be stored and was given up'),
   });
-  const runs = new CloudRunService({ config, db, clock });
+  const runs = new CloudRunService({ config, db, clock, capacity: deps.capacity });
   const runWorker = createRunWorker({
     db,
     clock,

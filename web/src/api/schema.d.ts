@@ -1343,7 +1343,7 @@ export interface paths {
         put?: never;
         /**
          * Start a cloud run
-         * @description Starts a macro on one of your cloud devices and answers the run in `launching`. Checks, in order: the device (404; a local device 404 `not_a_cloud_device`), the macro (404), that it can run (409 `macro_not_runnable`), that the device has no active run or lease (409 `device_busy`), that runs are available (503 `runs_unavailable`, with `Retry-After`). A stopped device is started first.
+         * @description Starts a macro on one of your cloud devices and answers the run in `launching`. Checks, in order: the device (404; a local device 404 `not_a_cloud_device`), the macro (404), that it can run (409 `macro_not_runnable`), that the device has no active run or lease (409 `device_busy`), that runs are on and a device host can take the run (503 `runs_unavailable`, with `Retry-After`: runs switched off, or, for a device not already on a host, no free slot such as every `adb` serial in use). A stopped device is started first.
          *
          *     **Auth:** API key (`X-API-KEY`). Required scope: `macros:run`. The owner's signed-in session (the application) is accepted too, with full access.
          */

@@ -114,8 +114,17 @@ export interface Placement {
   status: 'placed' | 'booting' | 'ready';
 }
 
+/** Whether the host could take a device now: `reason` says why not, in words a person can act on. */
+export type HostCapacity = { available: true } | { available: false; reason: string };
+
 export interface DeviceHost {
   readonly kind: HostKind;
+  /**
+   * Whether `place` would find a slot for the device now, without taking one: a device that
+   * is already placed is available; on `adb` a stopped one needs a serial of the pool that no
+   * other cloud device holds (and an ADB server that answers). A look, not a reservation.
+   */
+  capacityFor(deviceId: number): Promise<HostCapacity>;
   /**
    * Takes a slot for the device (on `adb` a free serial from the pool, bound to the device
    * in the database). Answers the existing placement when the device is already placed.

@@ -57,7 +57,7 @@ function registerCloudRunTools(catalog: ToolCatalog, runs: CloudRuns): void {
     name: 'run_start',
     scope: 'macros:run',
     title: 'Start a cloud run',
-    description: "Runs a macro on one of your cloud devices (a stopped device is started first). Answers the cloud run record; read its logs with run_logs and its execution_id. A device that is leased or already running answers device_busy.",
+    description: "Runs a macro on one of your cloud devices (a stopped device is started first). Answers the cloud run record; read its logs with run_logs and its execution_id. A device that is leased or already running answers device_busy; runs switched off, or no device host able to take the device (every slot in use), answer runs_unavailable: try again later.",
     input: Type.Object({ device_id: DeviceId, macro_id: MacroId, args: Type.Optional(RunArgs) }, { additionalProperties: false }),
     output: CloudRun,
     annotations: { destructiveHint: false, openWorldHint: true },

@@ -4,13 +4,14 @@ import type { Config } from '../../../config.js';
 import type { ServiceContext } from '../../../core/context.js';
 import type { Db } from '../../../db/database.js';
 import type { Clock } from '../../../lib/clock.js';
+import type { RunCapacity } from './capacity.js';
 import type { CloudRunRecord } from './present.js';
 import type { CloudRunRefInput, StartRunInput } from './schemas.js';
 import { startRun } from './start-run.js';
 import { getRun, stopActiveRunOnDevice, stopRun } from './stop-run.js';
 
 export class CloudRunService {
-  constructor(private readonly deps: { config: Pick<Config, 'runsEnabled'>; db: Db; clock: Clock }) {}
+  constructor(private readonly deps: { config: Pick<Config, 'runsEnabled'>; db: Db; clock: Clock; capacity?: RunCapacity }) {}
 
   start(ctx: ServiceContext, input: StartRunInput & { deviceId: number }): Promise<CloudRunRecord> {
     return startRun(this.deps, ctx, input);

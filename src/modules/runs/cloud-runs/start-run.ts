@@ -18,6 +18,7 @@ import type { RunArgs } from '../arguments/merge.js';
 import { resolveRunArgs } from '../arguments/profile-args.js';
 import { bundleForMacro, pinRunBundle } from '../executor/bundle.js';
 import { CLOUD_RUN_JOB } from '../job/run-job.js';
+import type { RunCapacity } from './capacity.js';
 import { DeviceBusyForRunError, NotACloudDeviceForRunError, RunsUnavailableError } from './errors.js';
 import { ACTIVE_STATES, type CloudRunRecord, presentCloudRun } from './present.js';
 import type { StartRunInput } from './schemas.js';
@@ -26,6 +27,8 @@ export interface StartDeps {
   config: Pick<Config, 'runsEnabled'>;
   db: Db;
   clock: Clock;
+  /** Whether a device host can take the run; without it (a runs module built alone) the host is not asked. */
+  capacity?: RunCapacity;
 }
 
 export const newExecutionId = () => `cr_${randomHex(12)}`;
@@ -53,6 +56,10 @@ export async function startRun(deps: StartDeps, ctx: ServiceContext, input: Star
     // An argument no command line can carry is the caller's to fix: 422 now, not a failed run later.
     argumentWords(args, 'body.args');
   }
+  // Asking the host may mean asking an ADB server (another machine, up to its time limit), so
+  // it is asked here, before the transaction: a network wait must never hold the database
+  // (on SQLite its only connection). It is answered inside, after the 409s, in the contract's order.
+  const noHost = deps.config.runsEnabled && deps.capacity ? await deps.capacity.refusal(device.id) : null;
 
   return db.kysely.transaction().execute(async (trx) => {
     const now = clock.now();
@@ -62,6 +69,7 @@ export async function startRun(deps: StartDeps, ctx: ServiceContext, input: Star
     if (!locked || locked.delete_requested_at !== null) throw new NotFoundError('No device with this id.');
     await refuseBusy(trx, device.id, now);
     if (!deps.config.runsEnabled) throw new RunsUnavailableError('Server-side runs are switched off on this service (RUNS_ENABLED=false). Try again later or ask the operator.');
+    if (noHost !== null) throw new RunsUnavailableError(`No device host can take this run now: ${noHost}. Try again when a device is free (stopping another cloud device frees its slot).`);
     let run;
     try {
       run = await trx

@@ -6,8 +6,8 @@ import type { AdbDeviceSelector, AdbServerAddress } from '../../../../config.js'
 import type { Db } from '../../../../db/database.js';
 import { type Clock, systemClock } from '../../../../lib/clock.js';
 import { DeviceHostFaultError, DeviceNotFoundError, DeviceNotReadyError, NoDeviceCapacityError } from '../errors.js';
-import { PlacementStore } from '../placements.js';
-import type { DeviceDriver, DeviceHost, Placement } from '../types.js';
+import { PlacementStore, slotName } from '../placements.js';
+import type { DeviceDriver, DeviceHost, HostCapacity, Placement } from '../types.js';
 import { AdbDriver, type AdbDriverOptions } from './adb-driver.js';
 import { ApkLabels } from './apk-labels.js';
 import { type AdbTarget, shellText } from './commands.js';
@@ -60,13 +60,29 @@ export class AdbHost implements DeviceHost {
     }
     const bound = await this.placements.boundSlots('adb');
     for (const claim of await this.servers.available()) {
-      if (bound.has(`${claim.server}/${claim.serial}`)) continue;
+      if (bound.has(slotName(claim))) continue;
       // Another process may take the same serial between our read and this insert; the
       // unique slot makes one of us lose, and the loser tries the next serial.
       const placement = await this.placements.insert(deviceId, 'adb', claim);
       if (placement) return placement;
     }
     throw new NoDeviceCapacityError('every ADB device in the pool is in use');
+  }
+
+  async capacityFor(deviceId: number): Promise<HostCapacity> {
+    if (await this.placements.get(deviceId)) return { available: true };
+    let usable;
+    try {
+      usable = await this.servers.available();
+    } catch (error) {
+      return { available: false, reason: error instanceof Error ? error.message : String(error) };
+    }
+    const bound = await this.placements.boundSlots('adb');
+    if (usable.some((claim) => !bound.has(slotName(claim)))) return { available: true };
+    return {
+      available: false,
+      reason: usable.length === 0 ? 'no ADB device of the pool is online' : `every ADB device of the pool (${usable.length}) is in use by another running cloud device`,
+    };
   }
 
   private async target(deviceId: number): Promise<{ target: AdbTarget; row: NonNullable<Awaited<ReturnType<PlacementStore['row']>>> }> {

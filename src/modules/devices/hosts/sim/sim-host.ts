@@ -6,7 +6,7 @@ import type { Db } from '../../../../db/database.js';
 import { type Clock, systemClock } from '../../../../lib/clock.js';
 import { DeviceHostFaultError, DeviceNotFoundError, DeviceNotReadyError } from '../errors.js';
 import { PlacementStore } from '../placements.js';
-import type { DeviceDriver, DeviceHost, Placement } from '../types.js';
+import type { DeviceDriver, DeviceHost, HostCapacity, Placement } from '../types.js';
 import { createSimCatalogue, type SimCatalogue } from './catalogue.js';
 import { applyFault, type SimFaultInjector } from './faults.js';
 import { ScreenRenderer } from './render/raster.js';
@@ -65,6 +65,11 @@ export class SimHost implements DeviceHost {
     if (placement.host !== 'sim') throw new DeviceHostFaultError(`Device ${deviceId} is placed on the ${placement.host} host; stop it first.`);
     await this.store.ensure(deviceId, bootState(this.clock.now()), this.catalogue.preinstalled);
     return placement;
+  }
+
+  /** A simulated device needs no real slot: the host always has room. */
+  async capacityFor(): Promise<HostCapacity> {
+    return { available: true };
   }
 
   async boot(deviceId: number, options: { signal?: AbortSignal } = {}): Promise<void> {
