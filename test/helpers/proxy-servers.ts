@@ -1,8 +1,9 @@
 // Real servers on 127.0.0.1 for proxy checks: an IP-echo endpoint, an HTTP proxy with
 // authentication (proxy-chain), a SOCKS5 proxy with authentication, and a server that
-// accepts connections and never answers (for time-outs).
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+// accepts connections and never answers (for time-outs); and a client's side: a request sent
+// through a proxy, and whether a port is listening.
+import { createServer as createHttpServer, request as httpRequest, type Server as HttpServer } from 'node:http';
+import { connect as netConnect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { createServer as createSocksServer } from '@pondwader/socks5-server';
 import { Server as ProxyChainServer } from 'proxy-chain';
 
@@ -85,4 +86,28 @@ export async function closedPort(): Promise<number> {
   const { port, sockets } = await listen(server);
   await closeServer(server, sockets);
   return port;
+}
+
+/** A plain HTTP request sent to a proxy at 127.0.0.1:`port` (absolute-form target), as a phone's app would. */
+export function viaProxy(port: number, url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path: url, headers: { host: new URL(url).host } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+export function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = netConnect({ host: '127.0.0.1', port });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
 }

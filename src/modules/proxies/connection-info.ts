@@ -12,39 +12,19 @@ import { encodeCredentials } from './gateways.js';
 import { MASK } from './import-parser.js';
 import { type ProxyRow, targetingOf } from './present.js';
 import type { ConnectionInfoInput } from './schemas.js';
+import { relayPlan, stepCommand } from './relay-plan.js';
 import type { ProxySecrets } from './secrets.js';
 
-/** Local relay ports: one per assignment, in a range adb reverse and the host leave free. */
-const RELAY_PORT_BASE = 20_000;
-const RELAY_PORT_SPAN = 10_000;
-
-/**
- * Android's global proxy setting takes host:port only: no credentials and no SOCKS. So an
- * authenticated or SOCKS5 proxy is reached through an unauthenticated HTTP relay that the
- * application runs on the device's host at 127.0.0.1 (forwarding to the proxy with the
- * credentials above), exposed to the device by `adb reverse`. A plain HTTP proxy without
- * credentials is set directly.
- */
+/** The relay recipe of the connection info: the plan (relay-plan.ts) with its steps as `adb` command lines. */
 export function relayRecipe(assignment: Pick<AssignmentRow, 'id' | 'device_port'>, proxy: Pick<ProxyRow, 'scheme' | 'host' | 'port' | 'username'>) {
   const adb = assignment.device_port ? `adb -s 127.0.0.1:${assignment.device_port}` : 'adb';
-  const host = proxy.host.includes(':') ? `[${proxy.host}]` : proxy.host;
-  const covers = 'HTTP and HTTPS traffic of apps that honour the system proxy; not UDP (QUIC, DNS) or apps that ignore it';
-  if (!proxy.username && proxy.scheme === 'http') {
-    return {
-      mode: 'direct' as const,
-      local: { scheme: proxy.scheme, host: proxy.host, port: proxy.port },
-      device_steps: [`${adb} shell settings put global http_proxy ${host}:${proxy.port}`],
-      teardown: [`${adb} shell settings put global http_proxy :0`],
-      covers,
-    };
-  }
-  const port = RELAY_PORT_BASE + (assignment.id % RELAY_PORT_SPAN);
+  const plan = relayPlan(assignment, proxy);
   return {
-    mode: 'local_relay' as const,
-    local: { scheme: 'http', host: '127.0.0.1', port },
-    device_steps: [`${adb} reverse tcp:${port} tcp:${port}`, `${adb} shell settings put global http_proxy 127.0.0.1:${port}`],
-    teardown: [`${adb} shell settings put global http_proxy :0`, `${adb} reverse --remove tcp:${port}`],
-    covers,
+    mode: plan.mode,
+    local: plan.local,
+    device_steps: plan.deviceSteps.map((step) => stepCommand(adb, step)),
+    teardown: plan.teardown.map((step) => stepCommand(adb, step)),
+    covers: 'HTTP and HTTPS traffic of apps that honour the system proxy; not UDP (QUIC, DNS) or apps that ignore it',
   };
 }
 

@@ -96,6 +96,7 @@ export function buildRunsModule(deps: RunsModuleDeps): {
     log,
     kind: cloudRunJob(config),
     executor,
+    host,
     readiness: deps.readiness ?? bootOnHost({ db, clock, host }),
     proxyExit: deps.proxyExit,
     name: deps.workerName,

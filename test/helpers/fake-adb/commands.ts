@@ -1,6 +1,6 @@
 // The device commands the fake understands, answering as Android's do (the texts below are
 // the real tools' messages): getprop, screencap, input, uiautomator, am, monkey, pm, wm,
-// dumpsys, cat, rm, echo.
+// dumpsys, settings, cat, rm, echo.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,6 +114,23 @@ function am(device: FakeAndroidDevice, args: string[]): CommandResult {
   return failed(`Error: unknown command '${verb}'\n`);
 }
 
+const SETTINGS_NAMESPACES = ['system', 'secure', 'global'];
+
+/** `settings get|put|delete NAMESPACE NAME [VALUE]`, on the device's own table. */
+function settings(device: FakeAndroidDevice, args: string[]): CommandResult {
+  const [verb, namespace, name, value] = args;
+  if (!SETTINGS_NAMESPACES.includes(namespace ?? '') || !name) return failed('Invalid namespace or name\n', 255);
+  const key = `${namespace}/${name}`;
+  if (verb === 'get') return ok(`${device.settings.get(key) ?? 'null'}\n`);
+  if (verb === 'put') {
+    if (value === undefined) return failed('Value not specified\n', 255);
+    device.settings.set(key, value);
+    return ok();
+  }
+  if (verb === 'delete') return ok(`Deleted ${device.settings.delete(key) ? 1 : 0} rows\n`);
+  return failed(`Invalid command: ${verb}\n`, 255);
+}
+
 export async function runCommand(device: FakeAndroidDevice, argv: string[]): Promise<CommandResult> {
   const [name, ...args] = argv;
   switch (name) {
@@ -160,6 +177,8 @@ export async function runCommand(device: FakeAndroidDevice, argv: string[]): Pro
       return pm(device, args);
     case 'dumpsys':
       return dumpsys(device, args);
+    case 'settings':
+      return settings(device, args);
     default:
       return failed(`/system/bin/sh: ${name}: inaccessible or not found\n`, 127);
   }

@@ -30,6 +30,10 @@ export class FakeAndroidDevice {
   readonly files = new Map<string, Buffer>();
   /** Every shell command line received, in order (what the driver really sent). */
   readonly commands: string[] = [];
+  /** `adb reverse`s: the device-side socket (`tcp:20001`) → the host-side one, in the order made. */
+  readonly reverses = new Map<string, string>();
+  /** `settings` values by `namespace/name` (`global/http_proxy`); an unset one reads `null`. */
+  readonly settings = new Map<string, string>();
   /** Answer the next n `uiautomator dump`s with the idle-state error. */
   uiDumpIdleFailures = 0;
   readonly catalogue: SimCatalogue = createSimCatalogue();

@@ -1,9 +1,11 @@
 // A fake ADB server on 127.0.0.1 speaking the real ADB host protocol, so that both adbkit
 // (the production driver) and Debian's `adb` command-line client work against it unchanged.
 // Host services: version, devices, devices-l, features, get-state, kill, transport switches
-// (transport:, transport-any, transport-id:, tport:…). Device services: shell:, exec:, sync:.
+// (transport:, transport-any, transport-id:, tport:…). Device services: shell:, exec:, sync:,
+// reverse: (reverse.ts).
 import { createServer, type Server, type Socket } from 'node:net';
 import { FakeAndroidDevice, type FakeDeviceOptions } from './device.js';
+import { serveReverse } from './reverse.js';
 import { runShell } from './shell.js';
 import { serveSync } from './sync.js';
 import { fail, okay, SocketReader } from './wire.js';
@@ -145,6 +147,7 @@ export class FakeAdbServer {
       await new Promise<void>((resolve) => socket.write(result.stdout, () => resolve()));
       return;
     }
+    if (service.startsWith('reverse:')) return serveReverse(device, socket, service);
     if (service === 'sync:') {
       okay(socket);
       return serveSync(device, socket, reader);

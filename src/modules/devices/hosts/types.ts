@@ -84,8 +84,33 @@ export interface TapOptions {
 /** An APK to install: a file path, or a stream that is spooled to a private temp file. */
 export type ApkSource = string | Readable;
 
+/** One `adb reverse`: the device-side socket (`tcp:20001`) and the one it reaches on the ADB server's machine. */
+export interface DeviceReverse {
+  remote: string;
+  local: string;
+}
+
+/**
+ * What routing a device's traffic through a proxy changes on the device (the relay recipe
+ * of decisions.md §6): only `adb` devices have it; the simulated host has no network to route.
+ */
+export interface DeviceProxyControl {
+  /** `adb reverse tcp:P tcp:P`: the device's 127.0.0.1:P reaches port P on the ADB server's machine. */
+  reverse(port: number): Promise<void>;
+  /** `adb reverse --remove tcp:P`; false when there was no such reverse. */
+  removeReverse(port: number): Promise<boolean>;
+  /** `adb reverse --list`. */
+  reverses(): Promise<DeviceReverse[]>;
+  /** `settings put global http_proxy VALUE` (`host:port`; `:0` turns the proxy off). */
+  setHttpProxy(value: string): Promise<void>;
+  /** `settings get global http_proxy`; null when it was never set. */
+  httpProxy(): Promise<string | null>;
+}
+
 export interface DeviceDriver {
   readonly deviceId: number;
+  /** `adb` only: the device's proxy setting and reverses, for a run's proxy relay. */
+  readonly proxyControl?: DeviceProxyControl;
   screenshot(options?: ScreenshotOptions): Promise<Screenshot>;
   /** Every node of the foreground window, in document order. */
   uiTree(): Promise<UiElement[]>;

@@ -5,6 +5,7 @@
 import type { Db } from '../../../db/database.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { DeviceHost } from '../../devices/index.js';
+import type { ProxyRoutePlan } from './proxy-route.js';
 
 export interface RunReadiness {
   /** Resolves once the device is `ready` (starting it if it is stopped); rejects with why it cannot be. */
@@ -16,6 +17,8 @@ export interface ProxyExit {
   proxyUrl: string;
   exitIp: string | null;
   country: string | null;
+  /** The relay recipe (decisions.md §6), applied to devices that can be routed (`adb`). */
+  relay?: ProxyRoutePlan;
 }
 
 /** The device's assigned proxy checked now; null when it has none. */

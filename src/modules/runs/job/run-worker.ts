@@ -4,6 +4,7 @@ import type { BackgroundWorker } from '../../../core/worker.js';
 import type { Db } from '../../../db/database.js';
 import { type JobLog, JobWorker } from '../../../db/jobs/worker.js';
 import type { Clock } from '../../../lib/clock.js';
+import type { DeviceHost } from '../../devices/index.js';
 import type { RunExecutor } from '../module.js';
 import type { ProxyExitCheck, RunReadiness } from './readiness.js';
 import { runHandlers } from './run-handler.js';
@@ -16,6 +17,8 @@ export interface RunWorkerDeps {
   log: JobLog;
   kind: CloudRunJob;
   executor: RunExecutor;
+  /** The device host (the route of a proxied run on `adb` goes through its driver). */
+  host: DeviceHost;
   readiness: RunReadiness;
   proxyExit?: ProxyExitCheck;
   /** Names this worker in `locked_by`; defaults to host and process id. */

@@ -51,6 +51,21 @@ test('adb exec-out screencap -p > file gives a PNG of what the phone shows', asy
   expect(hex(picture.pixel(20, 150))).toBe(themeFor('com.example.shop').primary);
 });
 
+test('adb reverse and the global proxy setting, as the relay recipe uses them, change the phone’s state', async () => {
+  const phone = server.devices.get('emulator-5554')!;
+  await adb('reverse', 'tcp:20555', 'tcp:20555');
+  expect([...phone.reverses]).toEqual([['tcp:20555', 'tcp:20555']]);
+  expect(await adb('reverse', '--list')).toMatch(/^\S+ tcp:20555 tcp:20555\n/);
+  await adb('shell', 'settings', 'put', 'global', 'http_proxy', '127.0.0.1:20555');
+  expect(await adb('shell', 'settings', 'get', 'global', 'http_proxy')).toBe('127.0.0.1:20555\n');
+  await adb('shell', 'settings', 'put', 'global', 'http_proxy', ':0');
+  await adb('reverse', '--remove', 'tcp:20555');
+  expect(phone.reverses.size).toBe(0);
+  expect(await adb('shell', 'settings', 'get', 'global', 'http_proxy')).toBe(':0\n');
+  // Removing one that is not there fails with adbd's own words.
+  await expect(adb('reverse', '--remove', 'tcp:20555')).rejects.toMatchObject({ stderr: expect.stringContaining("listener 'tcp:20555' not found") });
+});
+
 test('the client accepted the fake’s version: it never asked the server to quit', () => {
   expect(server.services.filter((s) => s.service === 'host:version').length).toBeGreaterThan(0);
   expect(server.services.map((s) => s.service)).not.toContain('host:kill');

@@ -10,11 +10,12 @@ import { withApkFile } from '../apk/source.js';
 import { ApkInstallFailedError, AppNotInstalledError, DeviceHostFaultError, InvalidApkError } from '../errors.js';
 import { checkActivity, checkDuration, checkPackage, checkPoint, checkScreenshotOptions, checkText, scaledSize } from '../input-checks.js';
 import { parseAndroidKey } from '../keys.js';
-import type { ApkInfo, ApkSource, CurrentApp, DeviceDriver, InstalledApp, Screenshot, ScreenshotOptions, ScreenSize, TapOptions, UiElement } from '../types.js';
+import type { ApkInfo, ApkSource, CurrentApp, DeviceDriver, DeviceProxyControl, InstalledApp, Screenshot, ScreenshotOptions, ScreenSize, TapOptions, UiElement } from '../types.js';
 import type { ApkLabels } from './apk-labels.js';
 import { type AdbTarget, pushFile, screencap, shellText } from './commands.js';
 import { currentAppFromActivities, currentAppFromWindows, parsePackageList, parsePackageVersions } from './dumpsys.js';
 import { inputSteps } from './input-text.js';
+import { AdbProxyControl } from './proxy-control.js';
 import { dumpUi } from './ui-dump.js';
 import { elementAt } from './ui-xml.js';
 
@@ -28,6 +29,8 @@ export interface AdbDriverOptions {
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 export class AdbDriver implements DeviceDriver {
+  readonly proxyControl: DeviceProxyControl;
+
   constructor(
     readonly deviceId: number,
     private readonly target: AdbTarget,
@@ -35,7 +38,9 @@ export class AdbDriver implements DeviceDriver {
     private readonly size: ScreenSize,
     private readonly labels: ApkLabels,
     private readonly options: AdbDriverOptions,
-  ) {}
+  ) {
+    this.proxyControl = new AdbProxyControl(target, options.commandTimeoutMs);
+  }
 
   private run(command: string | string[], timeoutMs = this.options.commandTimeoutMs): Promise<string> {
     return shellText(this.target, command, timeoutMs);
