@@ -12,6 +12,9 @@ import { PgWakeup } from './wakeup-pg.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
+/** How long a SQLite write waits for another connection's write lock before it fails. */
+const SQLITE_LOCK_WAIT_MS = 5000;
+
 export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;
@@ -81,9 +84,9 @@ export function openDatabase(options: OpenOptions): Db {
   // (for example `svc migrate` while the server runs) instead of failing at once.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${SQLITE_LOCK_WAIT_MS}`);
   sqlite.pragma('foreign_keys = ON');
-  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite, lockWaitMs: SQLITE_LOCK_WAIT_MS }) });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   return {
     kysely,
