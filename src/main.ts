@@ -11,6 +11,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { connectRedis, redisReady } from './db/redis.js';
 import { systemClock } from './lib/clock.js';
 import { CliError } from './lib/cli-error.js';
+import { sameUserWarning } from './lib/run-user.js';
 import { runAdminCommand } from './modules/admin/index.js';
 import { runCodeCommand } from './modules/code-sync/index.js';
 import { RunsThread, serveWorkers } from './runs-thread/runs-thread.js';
@@ -42,6 +43,7 @@ async function serve(config: Config): Promise<void> {
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   const app = await buildApp({ config, db, clock: systemClock, redis });
   warnAboutPrivateNetworks(config, app.log);
+  if (config.runWorkers) warnAboutRunUser(config, app.log);
   // On the embedded default this is the only process, so it must do the background work;
   // with a shared database it may leave it to separate `worker` processes (RUN_WORKERS=false).
   // Cloud runs run on a thread of their own, off the API's event loop (runs-thread/).
@@ -92,10 +94,17 @@ function warnAboutPrivateNetworks(config: LoadedConfig, log: { warn(message: str
   }
 }
 
+/** Where cloud runs execute (`worker`, or `serve` with its workers), they should not run as the service's own user. */
+function warnAboutRunUser(config: Config, log: { warn(message: string): void }): void {
+  const warning = config.runsEnabled ? sameUserWarning(config.runUser, process.getuid?.() ?? -1) : undefined;
+  if (warning) log.warn(warning);
+}
+
 /** Background work only: any number of these run beside `serve` on a shared PostgreSQL. */
 async function worker(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
   warnAboutPrivateNetworks(config, log);
+  warnAboutRunUser(config, log);
   const db = openConfiguredDatabase(config);
   db.onConnectionError((error) => log.warn({ err: error }, 'a database connection dropped; it will be replaced'));
   await migrateToLatest(db);

@@ -1,10 +1,10 @@
 // Opens the one schema on either engine: better-sqlite3 in DATA_DIR by default, PostgreSQL
 // when DATABASE_URL is set. Dialect-specific SQL stays inside src/db/.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { makePrivateFile, makePrivateFolder, tightenIfPresent } from '../lib/private-files.js';
 import type { Database } from './schema.js';
 import { ImmediateSqliteDialect } from './sqlite-dialect.js';
 import { LocalWakeup, type Wakeup } from './wakeup.js';
@@ -44,9 +44,17 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
+/**
+ * The embedded database's file, made 0600 in a 0700 DATA_DIR before SQLite opens it: SQLite
+ * gives its -wal and -shm files the database's mode, and a cloud run (another user, see
+ * RUN_AS_USER) must read none of them.
+ */
 export function sqliteFileIn(dataDir: string): string {
-  mkdirSync(dataDir, { recursive: true });
-  return join(dataDir, 'service.sqlite');
+  makePrivateFolder(dataDir);
+  const file = join(dataDir, 'service.sqlite');
+  makePrivateFile(file);
+  for (const companion of [`${file}-wal`, `${file}-shm`, `${file}-journal`]) tightenIfPresent(companion);
+  return file;
 }
 
 export function openDatabase(options: OpenOptions): Db {

@@ -7,7 +7,7 @@ import { LogShipper } from '../../../src/modules/runs/logs/log-shipper.js';
 import { buildRunEnvironment } from '../../../src/modules/runs/runner/environment.js';
 import { type PythonRunInput, type PythonRunSettings, runPython } from '../../../src/modules/runs/runner/python-run.js';
 import { SDK_DIR } from '../../../src/modules/runs/runner/sdk-dir.js';
-import { MemorySink, removeTempDirs, runnerSettings, tempDir, zipOf } from './helpers/runner.js';
+import { MemorySink, removeTempDirs, runnerSettings, TEST_RUN_USER, tempDir, zipOf } from './helpers/runner.js';
 
 afterAll(removeTempDirs);
 
@@ -31,7 +31,7 @@ async function run(files: Record<string, string>, options: Partial<PythonRunInpu
 }
 
 describe('the private folder and the environment', () => {
-  test('the environment is exactly that of §10, the code is the working directory, the folder is 0700 and removed afterwards', async () => {
+  test('the environment is exactly that of §10, the code is the working directory, the folder is private and removed afterwards', async () => {
     const { outcome, lines, runsDir } = await run(
       {
         'main.py': [
@@ -40,7 +40,7 @@ describe('the private folder and the environment', () => {
           'print(json.dumps(dict(os.environ), sort_keys=True))',
           'print(greeting())',
           'root = os.path.dirname(os.getcwd())',
-          'print(oct(stat.S_IMODE(os.stat(root).st_mode)), os.path.basename(os.getcwd()), os.environ["HOME"] == os.path.join(root, "home"))',
+          'print(oct(stat.S_IMODE(os.stat(root).st_mode)), oct(stat.S_IMODE(os.stat(".").st_mode)), os.path.basename(os.getcwd()), os.environ["HOME"] == os.path.join(root, "home"))',
           'print(sys.argv)',
         ].join('\n'),
         'lib/__init__.py': '',
@@ -61,7 +61,9 @@ describe('the private folder and the environment', () => {
       SVC_DEVICE_URL: 'http://127.0.0.1:9/api/runs/devices/7',
       SVC_RUN_TOKEN: 'svr_test',
     });
-    expect(lines.slice(1)).toEqual(['hello from the snapshot', "0o700 work True", "['main.py', '--speed', '2', '--name', 'Ada']"]);
+    // With a run user (tests as root) the run's folder is the service's and only passed through (0711); work/ is the run user's.
+    const rootMode = TEST_RUN_USER ? '0o711' : '0o700';
+    expect(lines.slice(1)).toEqual(['hello from the snapshot', `${rootMode} 0o700 work True`, "['main.py', '--speed', '2', '--name', 'Ada']"]);
     expect(readdirSync(runsDir)).toEqual([]);
   });
 

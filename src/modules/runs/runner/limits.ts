@@ -9,12 +9,19 @@
 // outweighed the service's own threads by five to one on the scheduler; at nice 19 they
 // weigh less than one of them, so the API and the log shipping get the CPU when they wake.
 //
+// Before the macro, the wrapper checks that the run can read the Python SDK (PYTHONPATH) and
+// its HOME. Under RUN_AS_USER they are read as that user, and an SDK installed under a
+// private folder (/root/…) would otherwise surface as a puzzling "No module named svc_device".
+//
 // Past the limit, allocations fail: Python raises MemoryError, which, unless the macro
 // catches it, ends the process with that as its last stderr line. That is how the runner
 // tells a run that ran out of memory from one that failed otherwise.
 
 const WRAPPER = [
   'import os, resource, sys',
+  "for what, path in (('the Python SDK folder', os.environ.get('PYTHONPATH', '')), ('its HOME', os.environ.get('HOME', ''))):",
+  '    if path and not os.access(path, os.R_OK | os.X_OK):',
+  "        sys.exit(f'svc runner: the run (uid {os.getuid()}) cannot read {what} {path}; make it and every folder above it readable for that user')",
   'limit = int(sys.argv[1])',
   'resource.setrlimit(resource.RLIMIT_AS, (limit, limit))',
   'resource.setrlimit(resource.RLIMIT_CORE, (0, 0))',

@@ -36,10 +36,20 @@ function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
-export function spawnGroup(argv: string[], options: { cwd: string; env: Record<string, string> }): SpawnedGroup {
+export interface GroupOptions {
+  cwd: string;
+  env: Record<string, string>;
+  /** Who the process runs as; the service's own user when absent. */
+  user?: { uid: number; gid: number };
+}
+
+export function spawnGroup(argv: string[], options: GroupOptions): SpawnedGroup {
   const [command, ...args] = argv;
-  // The command is looked up in options.env.PATH (RUN_PATH), never the server's PATH.
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The command is looked up in options.env.PATH (RUN_PATH), never the server's PATH. With a
+  // user, libuv drops the supplementary groups (setgroups), then sets the gid and the uid, in
+  // the child before exec: nothing runs as the service's user.
+  const ids = options.user ? { uid: options.user.uid, gid: options.user.gid } : {};
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...ids });
   let killTimer: NodeJS.Timeout | undefined;
   let exited = false;
   const done = new Promise<GroupExit>((resolve) => {

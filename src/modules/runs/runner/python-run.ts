@@ -3,8 +3,10 @@
 // nothing else of the server's, under the memory and time limits; stdout and stderr become
 // log lines as they come. Stop and time-out end the whole group (SIGTERM, SIGKILL 5 s
 // later). Exit 0 is `finished`; anything else `failed`, with the exit code and the last
-// stderr line. The folder is removed however the run ends.
+// stderr line. The folder is removed however the run ends. With a run user (RUN_AS_USER,
+// when the service is root) the process runs as that user, without supplementary groups.
 import { ValidationError } from '../../../core/errors.js';
+import type { RunUser } from '../../../lib/run-user.js';
 import { pythonCommand } from '../arguments/command-line.js';
 import type { RunArgs } from '../arguments/merge.js';
 import { LineSplitter } from '../logs/line-splitter.js';
@@ -28,6 +30,8 @@ export interface PythonRunSettings {
   path: string;
   /** The folder holding `svc_device`. */
   sdkDir: string;
+  /** RUN_AS_USER, resolved: who the process runs as; absent or null: the service's own user. */
+  runUser?: RunUser | null;
   /** Between SIGTERM and SIGKILL; 5 s unless a test shortens it. */
   killGraceMs?: number;
 }
@@ -59,7 +63,7 @@ export async function runPython(settings: PythonRunSettings, input: PythonRunInp
   if (input.signal?.aborted) return stopped();
   let dir;
   try {
-    dir = await createRunDirectory(settings.runsDir, input.executionId);
+    dir = await createRunDirectory(settings.runsDir, input.executionId, settings.runUser ?? null);
   } catch (error) {
     return failed(`the run's private folder could not be made: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -70,6 +74,11 @@ export async function runPython(settings: PythonRunSettings, input: PythonRunInp
       return failed(`the code snapshot could not be unpacked: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (!(await hasEntry(dir.work, input.entryPath))) return failed(`the entry file ${input.entryPath} is not in the code snapshot`);
+    try {
+      await dir.handOver();
+    } catch (error) {
+      return failed(`the run's private folder could not be given to RUN_AS_USER: ${error instanceof Error ? error.message : String(error)}`);
+    }
     const env = buildRunEnvironment({ ...input, path: settings.path, home: dir.home, sdkDir: settings.sdkDir });
     return await supervise(settings, input, limitedCommand(command, settings.maxMemoryMb), { cwd: dir.work, env });
   } finally {
@@ -78,7 +87,7 @@ export async function runPython(settings: PythonRunSettings, input: PythonRunInp
 }
 
 async function supervise(settings: PythonRunSettings, input: PythonRunInput, argv: string[], options: { cwd: string; env: Record<string, string> }): Promise<RunOutcome> {
-  const group = spawnGroup(argv, options);
+  const group = spawnGroup(argv, { ...options, user: settings.runUser ?? undefined });
   const started = Promise.resolve().then(() => input.onStarted?.());
   // Keep the rejection for the await below, without an unhandled-rejection warning meanwhile.
   started.catch(() => undefined);
@@ -117,7 +126,10 @@ async function supervise(settings: PythonRunSettings, input: PythonRunInput, arg
   err.end();
   await started;
 
-  if (exit.spawnError) return failed(`python3 could not be started: ${exit.spawnError.message} (RUN_PATH is ${settings.path})`);
+  if (exit.spawnError) {
+    const as = settings.runUser ? `, RUN_AS_USER is ${settings.runUser.name}, uid ${settings.runUser.uid}` : '';
+    return failed(`python3 could not be started: ${exit.spawnError.message} (RUN_PATH is ${settings.path}${as})`);
+  }
   if (ending === 'stop') return stopped(exit.exitCode);
   if (ending === 'time') return { ...timeLimitPassed(settings.maxSeconds), exitCode: exit.exitCode };
   if (exit.exitCode === 0) return finished(0);

@@ -1,16 +1,25 @@
-// A run's private folder under RUNS_DIR (mode 0700, so no other user of the machine can
-// read the code or what the run writes): `work/` holds the unpacked snapshot and is the
-// working directory, `home/` is HOME. The zip goes through the same hardened reader as an
-// upload (no absolute or `..` paths, no links, capped files and bytes), and every file is
-// created exclusively inside `work/`. The folder is removed when the run ends.
-import { lstat, mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
+// A run's private folder under RUNS_DIR, so that nobody else on the machine can read the code
+// or what the run writes: `work/` holds the unpacked snapshot and is the working directory,
+// `home/` is HOME. The zip goes through the same hardened reader as an upload (no absolute or
+// `..` paths, no links, capped files and bytes), and every file is created exclusively inside
+// `work/`. The folder is removed when the run ends.
+//
+// Without a run user (the service is not root) everything is the service's, mode 0700. With
+// RUN_AS_USER, RUNS_DIR and the run's folder are the service's, mode 0711 (the run user passes
+// through but cannot list them, so it does not learn other runs' folders), and `work/` and
+// `home/` are handed to the run user (0700) once the snapshot is unpacked (run-user-files.ts).
+import { chmod, lstat, mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import type { RunUser } from '../../../lib/run-user.js';
 import { readZipFiles, SNAPSHOT_LIMITS } from '../../code-sync/index.js';
+import { chownTree, removeAsRunUser } from './run-user-files.js';
 
 export interface RunDirectory {
   root: string;
   work: string;
   home: string;
+  /** Gives `work/` and `home/`, with the unpacked snapshot, to the run user (nothing without one). */
+  handOver(): Promise<void>;
   remove(): Promise<void>;
 }
 
@@ -30,16 +39,31 @@ export async function checkRunsDir(runsDir: string): Promise<void> {
   if (problem) throw new Error(`RUNS_DIR ${runsDir} ${problem}`);
 }
 
-export async function createRunDirectory(runsDir: string, executionId: string): Promise<RunDirectory> {
-  await mkdir(runsDir, { recursive: true, mode: 0o700 });
+export async function createRunDirectory(runsDir: string, executionId: string, runUser: RunUser | null = null): Promise<RunDirectory> {
+  await mkdir(runsDir, { recursive: true, mode: runUser ? 0o711 : 0o700 });
   await checkRunsDir(runsDir);
+  if (runUser) await chmod(runsDir, 0o711);
   // mkdtemp makes the folder 0700 with a name nobody can guess or take first.
   const root = await mkdtemp(join(runsDir, `${executionId.replace(/[^A-Za-z0-9_-]/g, '_')}-`));
+  if (runUser) await chmod(root, 0o711);
   const work = join(root, 'work');
   const home = join(root, 'home');
   await mkdir(work, { mode: 0o700 });
   await mkdir(home, { mode: 0o700 });
-  return { root, work, home, remove: () => rm(root, { recursive: true, force: true, maxRetries: 3 }) };
+  let handedOver = false;
+  return {
+    root,
+    work,
+    home,
+    async handOver() {
+      if (!runUser) return;
+      handedOver = true;
+      await chownTree(work, runUser);
+      await chownTree(home, runUser);
+    },
+    // Before the hand-over the tree is the service's alone, so its own rm is safe.
+    remove: () => (runUser && handedOver ? removeAsRunUser(root, [work, home], runUser) : rm(root, { recursive: true, force: true, maxRetries: 3 })),
+  };
 }
 
 /** Writes the zip's files under `work`; answers how many. */

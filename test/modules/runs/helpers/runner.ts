@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_RUN_PATH } from '../../../../src/config.js';
+import { currentIdentity, runUserFor } from '../../../../src/lib/run-user.js';
 import type { LogSink } from '../../../../src/modules/runs/logs/log-sink.js';
 import type { PythonRunSettings } from '../../../../src/modules/runs/runner/python-run.js';
 import { SDK_DIR } from '../../../../src/modules/runs/runner/sdk-dir.js';
@@ -27,8 +28,11 @@ export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
+/** RUN_AS_USER unset, as start-up resolves it: `nobody` when the tests run as root (CI), else null (runs keep our user). */
+export const TEST_RUN_USER = runUserFor(undefined, currentIdentity());
+
 export function runnerSettings(overrides: Partial<PythonRunSettings> = {}): PythonRunSettings {
-  return { runsDir: tempDir(), maxSeconds: 60, maxMemoryMb: 512, path: DEFAULT_RUN_PATH, sdkDir: SDK_DIR, ...overrides };
+  return { runsDir: tempDir(), maxSeconds: 60, maxMemoryMb: 512, path: DEFAULT_RUN_PATH, sdkDir: SDK_DIR, runUser: TEST_RUN_USER, ...overrides };
 }
 
 export class MemorySink implements LogSink {
