@@ -6,7 +6,6 @@ import { afterAll, describe, expect, onTestFinished, test } from 'vitest';
 import { LogShipper } from '../../../src/modules/runs/logs/log-shipper.js';
 import { buildRunEnvironment } from '../../../src/modules/runs/runner/environment.js';
 import { type PythonRunInput, type PythonRunSettings, runPython } from '../../../src/modules/runs/runner/python-run.js';
-import { SDK_DIR } from '../../../src/modules/runs/runner/sdk-dir.js';
 import { MemorySink, removeTempDirs, runnerSettings, TEST_RUN_USER, tempDir, zipOf } from './helpers/runner.js';
 
 afterAll(removeTempDirs);
@@ -55,12 +54,14 @@ describe('the private folder and the environment', () => {
       HOME: expect.stringMatching(/\/home$/),
       LANG: 'C.UTF-8',
       PYTHONUNBUFFERED: '1',
-      PYTHONPATH: SDK_DIR,
+      PYTHONPATH: expect.stringMatching(/\/sdk$/),
       MACRO_ARGS: '{"speed":2,"name":"Ada"}',
       SVC_EXECUTION_ID: 'cr_0123456789abcdef01234567',
       SVC_DEVICE_URL: 'http://127.0.0.1:9/api/runs/devices/7',
       SVC_RUN_TOKEN: 'svr_test',
     });
+    // The SDK is the run's own copy, beside its HOME, of the one shipped in python/.
+    expect(env.PYTHONPATH.replace(/\/sdk$/, '')).toBe(env.HOME.replace(/\/home$/, ''));
     // With a run user (tests as root) the run's folder is the service's and only passed through (0711); work/ is the run user's.
     const rootMode = TEST_RUN_USER ? '0o711' : '0o700';
     expect(lines.slice(1)).toEqual(['hello from the snapshot', `${rootMode} 0o700 work True`, "['main.py', '--speed', '2', '--name', 'Ada']"]);

@@ -3,13 +3,14 @@
 // runs' folders, and still has its code, a writable working folder and HOME, and the SDK. What
 // it leaves behind is removed without root following its links. Only root can switch users:
 // elsewhere these tests are skipped (CI runs them as root).
-import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, onTestFinished, test } from 'vitest';
 import { ensureSecretKey, loadConfig } from '../../../src/config.js';
 import { type Db, openDatabase, sqliteFileIn } from '../../../src/db/database.js';
 import { LogShipper } from '../../../src/modules/runs/logs/log-shipper.js';
 import { type PythonRunInput, type PythonRunSettings, runPython } from '../../../src/modules/runs/runner/python-run.js';
+import { SDK_DIR } from '../../../src/modules/runs/runner/sdk-dir.js';
 import { MemorySink, removeTempDirs, runnerSettings, TEST_RUN_USER, tempDir, zipOf } from './helpers/runner.js';
 
 afterAll(removeTempDirs);
@@ -154,12 +155,12 @@ describe.runIf(TEST_RUN_USER)('a run as RUN_AS_USER', () => {
     expect(existsSync(outside)).toBe(true);
   });
 
-  test('an SDK folder the run user cannot read fails the run saying so', async () => {
+  test('an SDK installed below a folder the run user cannot pass through still imports: the run has its own copy', async () => {
     const privateSdk = tempDir('svc-sdk-');
-    const { outcome } = await run('import svc_device', {}, { sdkDir: privateSdk });
-    expect(outcome).toMatchObject({
-      state: 'failed',
-      errorMessage: `svc runner: the run (uid ${user.uid}) cannot read the Python SDK folder ${privateSdk}; make it and every folder above it readable for that user`,
-    });
+    cpSync(SDK_DIR, privateSdk, { recursive: true });
+    expect(statSync(privateSdk).mode & 0o777).toBe(0o700);
+    const { outcome, lines } = await run('import svc_device, os\nprint(os.path.dirname(os.path.dirname(svc_device.__file__)) == os.environ["PYTHONPATH"])', {}, { sdkDir: privateSdk });
+    expect(outcome.state).toBe('finished');
+    expect(lines).toEqual(['True']);
   });
 });

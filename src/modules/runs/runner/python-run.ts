@@ -15,7 +15,7 @@ import { failed, finished, type RunOutcome, stopped, timeLimitPassed } from '../
 import { type AdbTarget, buildRunEnvironment } from './environment.js';
 import { limitedCommand, looksOutOfMemory } from './limits.js';
 import { KILL_GRACE_MS, spawnGroup } from './process-group.js';
-import { createRunDirectory, hasEntry, unpackSnapshot } from './run-directory.js';
+import { copySdk, createRunDirectory, hasEntry, unpackSnapshot } from './run-directory.js';
 
 export const STDERR_PREFIX = '[stderr] ';
 
@@ -79,7 +79,13 @@ export async function runPython(settings: PythonRunSettings, input: PythonRunInp
     } catch (error) {
       return failed(`the run's private folder could not be given to RUN_AS_USER: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const env = buildRunEnvironment({ ...input, path: settings.path, home: dir.home, sdkDir: settings.sdkDir });
+    let sdkDir: string;
+    try {
+      sdkDir = await copySdk(settings.sdkDir, dir.root);
+    } catch (error) {
+      return failed(`the Python SDK could not be copied into the run's folder: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const env = buildRunEnvironment({ ...input, path: settings.path, home: dir.home, sdkDir });
     return await supervise(settings, input, limitedCommand(command, settings.maxMemoryMb), { cwd: dir.work, env });
   } finally {
     await dir.remove();

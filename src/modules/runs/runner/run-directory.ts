@@ -8,7 +8,7 @@
 // RUN_AS_USER, RUNS_DIR and the run's folder are the service's, mode 0711 (the run user passes
 // through but cannot list them, so it does not learn other runs' folders), and `work/` and
 // `home/` are handed to the run user (0700) once the snapshot is unpacked (run-user-files.ts).
-import { chmod, lstat, mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { chmod, cp, lstat, mkdir, mkdtemp, open, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { RunUser } from '../../../lib/run-user.js';
 import { readZipFiles, SNAPSHOT_LIMITS } from '../../code-sync/index.js';
@@ -61,8 +61,13 @@ export async function createRunDirectory(runsDir: string, executionId: string, r
       await chownTree(work, runUser);
       await chownTree(home, runUser);
     },
-    // Before the hand-over the tree is the service's alone, so its own rm is safe.
-    remove: () => (runUser && handedOver ? removeAsRunUser(root, [work, home], runUser) : rm(root, { recursive: true, force: true, maxRetries: 3 })),
+    // Before the hand-over the tree is the service's alone, so its own rm is safe; so is the
+    // SDK copy's (the service's, and nobody else may write in it).
+    async remove() {
+      if (!(runUser && handedOver)) return rm(root, { recursive: true, force: true, maxRetries: 3 });
+      await rm(join(root, 'sdk'), { recursive: true, force: true, maxRetries: 3 });
+      await removeAsRunUser(root, [work, home], runUser);
+    },
   };
 }
 
@@ -98,4 +103,25 @@ export async function hasEntry(work: string, entryPath: string): Promise<boolean
     (s) => s.isFile(),
     () => false,
   );
+}
+
+/**
+ * A copy of the Python SDK in the run's folder (`sdk/`, the service's, readable by all, 0755 and
+ * 0644): the run's PYTHONPATH. The installed SDK may sit below a folder the run user cannot
+ * pass through (a checkout under /root or a private temporary folder); the copy is always
+ * reachable, since the run's folder lets the run user through. It is a few kilobytes.
+ */
+export async function copySdk(sdkDir: string, root: string): Promise<string> {
+  const target = join(root, 'sdk');
+  await cp(sdkDir, target, { recursive: true, filter: (source) => !source.includes('__pycache__') });
+  const open = async (dir: string): Promise<void> => {
+    await chmod(dir, 0o755);
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await open(path);
+      else await chmod(path, 0o644);
+    }
+  };
+  await open(target);
+  return target;
 }
