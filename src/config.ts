@@ -4,7 +4,7 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from './lib/config-error.js';
-import { currentIdentity, type RunUser, runUserFor, type ServiceIdentity } from './lib/run-user.js';
+import { currentIdentity, type RunAs, runAsFor, type ServiceIdentity } from './lib/run-user.js';
 import { keyFileIn, parseSecretKey } from './lib/secret-key.js';
 import { KEY_PATTERN } from './modules/api-keys/index.js';
 
@@ -67,8 +67,8 @@ export interface LoadedConfig {
   runMaxMemoryMb: number;
   /** RUN_PATH: the PATH a run gets (never the server's own), where `python3` is looked up. */
   runPath: string;
-  /** RUN_AS_USER, resolved: the user a run's process switches to; null when runs keep the service's user (it is not root). */
-  runUser: RunUser | null;
+  /** RUN_AS_USER and RUN_UIDS, resolved: whom a run's process switches to; null when runs keep the service's user (it is not root). */
+  runAs: RunAs | null;
 }
 
 export interface AdbServerAddress {
@@ -205,7 +205,7 @@ function deviceHost(env: Env): 'sim' | 'adb' {
   return raw;
 }
 
-/** `identity` is who the service runs as (RUN_AS_USER depends on it); tests pass their own. */
+/** `identity` is who the service runs as (RUN_AS_USER and RUN_UIDS depend on it); tests pass their own. */
 export function loadConfig(env: Env = process.env, identity: ServiceIdentity = currentIdentity()): LoadedConfig {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '0.0.0.0';
@@ -257,7 +257,7 @@ export function loadConfig(env: Env = process.env, identity: ServiceIdentity = c
     runMaxSeconds: integer(env, 'RUN_MAX_SECONDS', 3600, 1, 604_800),
     runMaxMemoryMb: integer(env, 'RUN_MAX_MEMORY_MB', 512, 64, 1_048_576),
     runPath: searchPath(env, 'RUN_PATH', DEFAULT_RUN_PATH),
-    runUser: runUserFor(env.RUN_AS_USER, identity),
+    runAs: runAsFor(env.RUN_AS_USER, env.RUN_UIDS, identity),
   };
 }
 

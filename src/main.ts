@@ -96,7 +96,7 @@ function warnAboutPrivateNetworks(config: LoadedConfig, log: { warn(message: str
 
 /** Where cloud runs execute (`worker`, or `serve` with its workers), they should not run as the service's own user. */
 function warnAboutRunUser(config: Config, log: { warn(message: string): void }): void {
-  const warning = config.runsEnabled ? sameUserWarning(config.runUser, process.getuid?.() ?? -1) : undefined;
+  const warning = config.runsEnabled ? sameUserWarning(config.runAs, process.getuid?.() ?? -1) : undefined;
   if (warning) log.warn(warning);
 }
 

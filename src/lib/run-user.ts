@@ -4,6 +4,7 @@
 // which start-up warns about. Names are looked up in /etc/passwd (no NSS): give `uid:gid` for others.
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './config-error.js';
+import { parseUidRange, type UidRange } from './run-uids.js';
 
 export interface RunUser {
   uid: number;
@@ -11,6 +12,12 @@ export interface RunUser {
   /** How RUN_AS_USER names it (or the default `nobody`), for messages. */
   name: string;
 }
+
+/**
+ * Who runs switch to, when the service is root: each run a uid of its own from RUN_UIDS (RUN_AS_USER
+ * unset, the default), or every run the one RUN_AS_USER (set explicitly; runs then share a user).
+ */
+export type RunAs = { kind: 'own-uid'; range: UidRange } | { kind: 'shared'; user: RunUser };
 
 /** Who the service runs as, and where names are looked up; tests pass their own. */
 export interface ServiceIdentity {
@@ -43,6 +50,17 @@ function resolve(raw: string, identity: ServiceIdentity): RunUser {
 }
 
 /**
+ * How runs switch users (see RunAs), or null when they keep the service's own user (it is not
+ * root). `rawUser` is RUN_AS_USER and `rawUids` RUN_UIDS as set, undefined or '' when unset.
+ */
+export function runAsFor(rawUser: string | undefined, rawUids: string | undefined, identity: ServiceIdentity): RunAs | null {
+  const range = parseUidRange(rawUids);
+  if (identity.uid === 0 && !rawUser?.trim()) return { kind: 'own-uid', range };
+  const user = runUserFor(rawUser, identity);
+  return user ? { kind: 'shared', user } : null;
+}
+
+/**
  * The user runs switch to, or null when they keep the service's own user (a service that is
  * not root cannot switch). `raw` is RUN_AS_USER as set, undefined or '' when unset.
  */
@@ -65,12 +83,12 @@ export function runUserFor(raw: string | undefined, identity: ServiceIdentity): 
 }
 
 /** The warning `serve` and `worker` log at start-up when runs execute as the service's own user; undefined when they switch. */
-export function sameUserWarning(runUser: RunUser | null, serviceUid: number): string | undefined {
-  if (runUser) return undefined;
+export function sameUserWarning(runAs: RunAs | RunUser | null, serviceUid: number): string | undefined {
+  if (runAs) return undefined;
   return (
     `cloud runs execute as this service's own user (uid ${serviceUid}) because the service is not root: ` +
     "a macro can read the service's files (DATA_DIR with secret.key and the SQLite database, other runs' folders). " +
-    'Start the service as root, so runs switch to RUN_AS_USER (default nobody), or run the workers under a dedicated account that holds nothing else'
+    'Start the service as root, so each run switches to a uid of its own (RUN_UIDS), or run the workers under a dedicated account that holds nothing else'
   );
 }
 

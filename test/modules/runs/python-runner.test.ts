@@ -6,7 +6,7 @@ import { afterAll, describe, expect, onTestFinished, test } from 'vitest';
 import { LogShipper } from '../../../src/modules/runs/logs/log-shipper.js';
 import { buildRunEnvironment } from '../../../src/modules/runs/runner/environment.js';
 import { type PythonRunInput, type PythonRunSettings, runPython } from '../../../src/modules/runs/runner/python-run.js';
-import { MemorySink, removeTempDirs, runnerSettings, TEST_RUN_USER, tempDir, zipOf } from './helpers/runner.js';
+import { leftInRunsDir, MemorySink, removeTempDirs, runnerSettings, TEST_RUN_AS, tempDir, zipOf } from './helpers/runner.js';
 
 afterAll(removeTempDirs);
 
@@ -63,9 +63,9 @@ describe('the private folder and the environment', () => {
     // The SDK is the run's own copy, beside its HOME, of the one shipped in python/.
     expect(env.PYTHONPATH.replace(/\/sdk$/, '')).toBe(env.HOME.replace(/\/home$/, ''));
     // With a run user (tests as root) the run's folder is the service's and only passed through (0711); work/ is the run user's.
-    const rootMode = TEST_RUN_USER ? '0o711' : '0o700';
+    const rootMode = TEST_RUN_AS ? '0o711' : '0o700';
     expect(lines.slice(1)).toEqual(['hello from the snapshot', `${rootMode} 0o700 work True`, "['main.py', '--speed', '2', '--name', 'Ada']"]);
-    expect(readdirSync(runsDir)).toEqual([]);
+    expect(leftInRunsDir(runsDir)).toEqual([]);
   });
 
   test('a RUNS_DIR others can write to, or a link, is refused before anything is unpacked', async () => {

@@ -1,5 +1,5 @@
-// RUN_AS_USER: resolved at start-up against who the service runs as. As root, runs switch to it
-// (default nobody), never to root; a service that is not root cannot switch, so the setting
+// RUN_AS_USER: resolved at start-up against who the service runs as. As root, set, every run
+// switches to it, never to root (unset, each run gets a uid of its own: run-uids-config.test.ts); a service that is not root cannot switch, so the setting
 // may only name its own user, and start-up warns that runs read what the service can.
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
@@ -18,12 +18,20 @@ const ada: ServiceIdentity = { uid: 1000, gid: 1000, passwd: () => PASSWD };
 /** For uid:gid, which needs no look-up. */
 const noPasswd = (identity: ServiceIdentity): ServiceIdentity => ({ ...identity, passwd: () => { throw new Error('read /etc/passwd'); } });
 
-const runUser = (env: Record<string, string>, identity: ServiceIdentity) => loadConfig(env, identity).runUser;
+/** The one user every run switches to (RUN_AS_USER set), or how runs run otherwise. */
+const runUser = (env: Record<string, string>, identity: ServiceIdentity) => {
+  const runAs = loadConfig(env, identity).runAs;
+  return runAs?.kind === 'shared' ? runAs.user : runAs;
+};
 
 describe('RUN_AS_USER when the service is root', () => {
-  test('unset: nobody, looked up in /etc/passwd', () => {
-    expect(runUser({}, root)).toEqual({ uid: 65534, gid: 65534, name: 'nobody' });
-    expect(runUser({ RUN_AS_USER: '' }, root)).toEqual({ uid: 65534, gid: 65534, name: 'nobody' });
+  test('unset: no shared user, each run a uid of its own from RUN_UIDS, without reading /etc/passwd', () => {
+    expect(runUser({}, noPasswd(root))).toEqual({ kind: 'own-uid', range: { first: 200000, last: 299999 } });
+    expect(runUser({ RUN_AS_USER: '' }, noPasswd(root))).toEqual({ kind: 'own-uid', range: { first: 200000, last: 299999 } });
+  });
+
+  test('nobody, named, is looked up in /etc/passwd', () => {
+    expect(runUser({ RUN_AS_USER: 'nobody' }, root)).toEqual({ uid: 65534, gid: 65534, name: 'nobody' });
   });
 
   test('a name takes its uid and primary group; uid:gid is taken as written', () => {
@@ -44,8 +52,8 @@ describe('RUN_AS_USER when the service is root', () => {
     expect(() => runUser({ RUN_AS_USER: value }, root)).toThrow(message);
   });
 
-  test('without nobody in /etc/passwd the default is refused, saying what to set', () => {
-    expect(() => runUser({}, { ...root, passwd: () => 'root:x:0:0::/root:/bin/sh\n' })).toThrow('Invalid setting RUN_AS_USER: the user "nobody" is not in /etc/passwd');
+  test('nobody named but not in /etc/passwd is refused, saying what to set', () => {
+    expect(() => runUser({ RUN_AS_USER: 'nobody' }, { ...root, passwd: () => 'root:x:0:0::/root:/bin/sh\n' })).toThrow('Invalid setting RUN_AS_USER: the user "nobody" is not in /etc/passwd');
   });
 });
 
@@ -67,9 +75,10 @@ describe('RUN_AS_USER when the service is not root', () => {
   test('start-up warns when runs keep the service user, and not when they switch', () => {
     expect(sameUserWarning(null, 1000)).toBe(
       "cloud runs execute as this service's own user (uid 1000) because the service is not root: a macro can read the service's files " +
-        "(DATA_DIR with secret.key and the SQLite database, other runs' folders). Start the service as root, so runs switch to RUN_AS_USER (default nobody), " +
+        "(DATA_DIR with secret.key and the SQLite database, other runs' folders). Start the service as root, so each run switches to a uid of its own (RUN_UIDS), " +
         'or run the workers under a dedicated account that holds nothing else',
     );
-    expect(sameUserWarning({ uid: 65534, gid: 65534, name: 'nobody' }, 0)).toBeUndefined();
+    expect(sameUserWarning({ kind: 'shared', user: { uid: 65534, gid: 65534, name: 'nobody' } }, 0)).toBeUndefined();
+    expect(sameUserWarning({ kind: 'own-uid', range: { first: 200000, last: 299999 } }, 0)).toBeUndefined();
   });
 });

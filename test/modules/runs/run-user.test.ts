@@ -1,4 +1,4 @@
-// A run as RUN_AS_USER (the service is root): the macro's process has the run user's ids and no
+// A run as RUN_AS_USER set explicitly (the service is root; every run that one user, here nobody): the macro's process has the run user's ids and no
 // groups, cannot read the service's files (DATA_DIR's secret.key and SQLite files) or list other
 // runs' folders, and still has its code, a writable working folder and HOME, and the SDK. What
 // it leaves behind is removed without root following its links. Only root can switch users:
@@ -15,10 +15,12 @@ import { MemorySink, removeTempDirs, runnerSettings, TEST_RUN_USER, tempDir, zip
 
 afterAll(removeTempDirs);
 
+const SHARED = TEST_RUN_USER && ({ kind: 'shared', user: TEST_RUN_USER } as const);
+
 async function run(main: string, options: Partial<PythonRunInput> = {}, settings: Partial<PythonRunSettings> = {}) {
   const sink = new MemorySink();
   const logs = new LogShipper(sink, { intervalMs: 10 });
-  const config = runnerSettings(settings);
+  const config = runnerSettings({ runAs: SHARED, ...settings });
   const outcome = await runPython(config, { executionId: 'cr_0123456789abcdef01234567', zip: zipOf({ 'main.py': main }), entryPath: 'main.py', args: {}, deviceUrl: 'http://127.0.0.1:9/api/runs/devices/7', token: 'svr_test', logs, ...options });
   await logs.close();
   return { outcome, lines: sink.lines, runsDir: config.runsDir };
@@ -69,7 +71,7 @@ describe.runIf(TEST_RUN_USER)('a run as RUN_AS_USER', () => {
     expect(outcome.state).toBe('finished');
     expect(lines).toEqual(files.map((file) => `denied ${file}`));
     // The control: the same macro as the service's own user (no RUN_AS_USER) reads them all.
-    const control = await run(TRY_TO_READ, { args }, { runUser: null });
+    const control = await run(TRY_TO_READ, { args }, { runAs: null });
     expect(control.lines.map((line) => line.split(' ')[0])).toEqual(files.map(() => 'READ'));
   });
 
@@ -114,7 +116,7 @@ describe.runIf(TEST_RUN_USER)('a run as RUN_AS_USER', () => {
   });
 
   test("a run cannot list RUNS_DIR or another run's folder", async () => {
-    const settings = runnerSettings();
+    const settings = runnerSettings({ runAs: SHARED });
     const stop = new AbortController();
     const sink = new MemorySink();
     const logs = new LogShipper(sink, { intervalMs: 10 });

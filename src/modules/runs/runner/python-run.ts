@@ -3,10 +3,11 @@
 // nothing else of the server's, under the memory and time limits; stdout and stderr become
 // log lines as they come. Stop and time-out end the whole group (SIGTERM, SIGKILL 5 s
 // later). Exit 0 is `finished`; anything else `failed`, with the exit code and the last
-// stderr line. The folder is removed however the run ends. With a run user (RUN_AS_USER,
-// when the service is root) the process runs as that user, without supplementary groups.
+// stderr line. The folder is removed however the run ends. When the service is root the
+// process runs as another user, without supplementary groups: a uid of the run's own
+// (RUN_UIDS), whose processes are all killed when the run ends, or RUN_AS_USER.
 import { ValidationError } from '../../../core/errors.js';
-import type { RunUser } from '../../../lib/run-user.js';
+import type { RunAs, RunUser } from '../../../lib/run-user.js';
 import { pythonCommand } from '../arguments/command-line.js';
 import type { RunArgs } from '../arguments/merge.js';
 import { LineSplitter } from '../logs/line-splitter.js';
@@ -15,7 +16,8 @@ import { failed, finished, type RunOutcome, stopped, timeLimitPassed } from '../
 import { type AdbTarget, buildRunEnvironment } from './environment.js';
 import { limitedCommand, looksOutOfMemory } from './limits.js';
 import { KILL_GRACE_MS, spawnGroup } from './process-group.js';
-import { copySdk, createRunDirectory, hasEntry, unpackSnapshot } from './run-directory.js';
+import { copySdk, createRunDirectory, hasEntry, prepareRunsDir, unpackSnapshot } from './run-directory.js';
+import { leaseRunUser, type RunUserLease } from './run-user-lease.js';
 
 export const STDERR_PREFIX = '[stderr] ';
 
@@ -30,8 +32,8 @@ export interface PythonRunSettings {
   path: string;
   /** The folder holding `svc_device`. */
   sdkDir: string;
-  /** RUN_AS_USER, resolved: who the process runs as; absent or null: the service's own user. */
-  runUser?: RunUser | null;
+  /** RUN_AS_USER and RUN_UIDS, resolved: whom the process switches to; absent or null: the service's own user. */
+  runAs?: RunAs | null;
   /** Between SIGTERM and SIGKILL; 5 s unless a test shortens it. */
   killGraceMs?: number;
 }
@@ -61,9 +63,29 @@ export async function runPython(settings: PythonRunSettings, input: PythonRunInp
     throw error;
   }
   if (input.signal?.aborted) return stopped();
+  try {
+    await prepareRunsDir(settings.runsDir, Boolean(settings.runAs));
+  } catch (error) {
+    return failed(`the run's private folder could not be made: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  let lease: RunUserLease;
+  try {
+    lease = await leaseRunUser(settings.runsDir, settings.runAs);
+  } catch (error) {
+    return failed(`no user could be found for the run: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    return await inRunDirectory(settings, input, command, lease);
+  } finally {
+    await lease.release();
+  }
+}
+
+async function inRunDirectory(settings: PythonRunSettings, input: PythonRunInput, command: string[], lease: RunUserLease): Promise<RunOutcome> {
+  const runUser = lease.user;
   let dir;
   try {
-    dir = await createRunDirectory(settings.runsDir, input.executionId, settings.runUser ?? null);
+    dir = await createRunDirectory(settings.runsDir, input.executionId, runUser);
   } catch (error) {
     return failed(`the run's private folder could not be made: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -77,7 +99,7 @@ export async function runPython(settings: PythonRunSettings, input: PythonRunInp
     try {
       await dir.handOver();
     } catch (error) {
-      return failed(`the run's private folder could not be given to RUN_AS_USER: ${error instanceof Error ? error.message : String(error)}`);
+      return failed(`the run's private folder could not be given to the run's user: ${error instanceof Error ? error.message : String(error)}`);
     }
     let sdkDir: string;
     try {
@@ -86,14 +108,16 @@ export async function runPython(settings: PythonRunSettings, input: PythonRunInp
       return failed(`the Python SDK could not be copied into the run's folder: ${error instanceof Error ? error.message : String(error)}`);
     }
     const env = buildRunEnvironment({ ...input, path: settings.path, home: dir.home, sdkDir });
-    return await supervise(settings, input, limitedCommand(command, settings.maxMemoryMb), { cwd: dir.work, env });
+    return await supervise(settings, input, limitedCommand(command, settings.maxMemoryMb), { cwd: dir.work, env, user: runUser });
   } finally {
+    // Nothing of the run may still write in its folders while they are emptied.
+    await lease.endProcesses();
     await dir.remove();
   }
 }
 
-async function supervise(settings: PythonRunSettings, input: PythonRunInput, argv: string[], options: { cwd: string; env: Record<string, string> }): Promise<RunOutcome> {
-  const group = spawnGroup(argv, { ...options, user: settings.runUser ?? undefined });
+async function supervise(settings: PythonRunSettings, input: PythonRunInput, argv: string[], options: { cwd: string; env: Record<string, string>; user: RunUser | null }): Promise<RunOutcome> {
+  const group = spawnGroup(argv, { ...options, user: options.user ?? undefined });
   const started = Promise.resolve().then(() => input.onStarted?.());
   // Keep the rejection for the await below, without an unhandled-rejection warning meanwhile.
   started.catch(() => undefined);
@@ -133,7 +157,7 @@ async function supervise(settings: PythonRunSettings, input: PythonRunInput, arg
   await started;
 
   if (exit.spawnError) {
-    const as = settings.runUser ? `, RUN_AS_USER is ${settings.runUser.name}, uid ${settings.runUser.uid}` : '';
+    const as = options.user ? `, the run's user is ${options.user.name}, uid ${options.user.uid}` : '';
     return failed(`python3 could not be started: ${exit.spawnError.message} (RUN_PATH is ${settings.path}${as})`);
   }
   if (ending === 'stop') return stopped(exit.exitCode);

@@ -39,10 +39,15 @@ export async function checkRunsDir(runsDir: string): Promise<void> {
   if (problem) throw new Error(`RUNS_DIR ${runsDir} ${problem}`);
 }
 
-export async function createRunDirectory(runsDir: string, executionId: string, runUser: RunUser | null = null): Promise<RunDirectory> {
-  await mkdir(runsDir, { recursive: true, mode: runUser ? 0o711 : 0o700 });
+/** Makes RUNS_DIR if needed and checks it; 0711 when runs switch users (they pass through to their own folders). */
+export async function prepareRunsDir(runsDir: string, switching: boolean): Promise<void> {
+  await mkdir(runsDir, { recursive: true, mode: switching ? 0o711 : 0o700 });
   await checkRunsDir(runsDir);
-  if (runUser) await chmod(runsDir, 0o711);
+  if (switching) await chmod(runsDir, 0o711);
+}
+
+export async function createRunDirectory(runsDir: string, executionId: string, runUser: RunUser | null = null): Promise<RunDirectory> {
+  await prepareRunsDir(runsDir, runUser !== null);
   // mkdtemp makes the folder 0700 with a name nobody can guess or take first.
   const root = await mkdtemp(join(runsDir, `${executionId.replace(/[^A-Za-z0-9_-]/g, '_')}-`));
   if (runUser) await chmod(root, 0o711);

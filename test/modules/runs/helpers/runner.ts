@@ -1,10 +1,10 @@
 // Shortcuts for runner tests: a zip of Python files, a log sink that keeps every batch in
 // memory, and runner settings with a fresh RUNS_DIR.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_RUN_PATH } from '../../../../src/config.js';
-import { currentIdentity, runUserFor } from '../../../../src/lib/run-user.js';
+import { currentIdentity, runAsFor, runUserFor } from '../../../../src/lib/run-user.js';
 import type { LogSink } from '../../../../src/modules/runs/logs/log-sink.js';
 import type { PythonRunSettings } from '../../../../src/modules/runs/runner/python-run.js';
 import { SDK_DIR } from '../../../../src/modules/runs/runner/sdk-dir.js';
@@ -28,11 +28,18 @@ export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** RUN_AS_USER unset, as start-up resolves it: `nobody` when the tests run as root (CI), else null (runs keep our user). */
-export const TEST_RUN_USER = runUserFor(undefined, currentIdentity());
+/** RUN_AS_USER and RUN_UIDS unset, as start-up resolves them: a uid of its own per run when the tests run as root (CI), else null (runs keep our user). */
+export const TEST_RUN_AS = runAsFor(undefined, undefined, currentIdentity());
+/** RUN_AS_USER=nobody when the tests run as root (every run that one user), else null. */
+export const TEST_RUN_USER = currentIdentity().uid === 0 ? runUserFor('nobody', currentIdentity()) : null;
 
 export function runnerSettings(overrides: Partial<PythonRunSettings> = {}): PythonRunSettings {
-  return { runsDir: tempDir(), maxSeconds: 60, maxMemoryMb: 512, path: DEFAULT_RUN_PATH, sdkDir: SDK_DIR, runUser: TEST_RUN_USER, ...overrides };
+  return { runsDir: tempDir(), maxSeconds: 60, maxMemoryMb: 512, path: DEFAULT_RUN_PATH, sdkDir: SDK_DIR, runAs: TEST_RUN_AS, ...overrides };
+}
+
+/** What is left in RUNS_DIR once runs have ended; `.uids/` (the uid claims, RUN_UIDS) counts only when something is left in it. */
+export function leftInRunsDir(runsDir: string): string[] {
+  return readdirSync(runsDir).flatMap((name) => (name === '.uids' ? readdirSync(join(runsDir, name)).map((claim) => `.uids/${claim}`) : [name]));
 }
 
 export class MemorySink implements LogSink {

@@ -1,0 +1,37 @@
+// Whom one run's process runs as, for the run's lifetime (docs/runs.md, "What a run can reach").
+// With RUN_UIDS (a root service, RUN_AS_USER unset) the run claims a uid of its own, used as its
+// gid too: no other run shares it while it lives. Before the run starts, and again when it has
+// ended, every process of that uid is killed, so nothing of an earlier holder (a process that
+// escaped its group) meets it and nothing of it meets the next holder; the claim is released
+// only once none is left. With RUN_AS_USER every run is that one user (nothing is killed: other
+// runs share it), and a service that is not root keeps its own user.
+import type { RunAs, RunUser } from '../../../lib/run-user.js';
+import { claimUid } from './uid-claims.js';
+import { killProcessesOf } from './uid-processes.js';
+
+export interface RunUserLease {
+  /** Who the run's processes run as; null: the service's own user. */
+  user: RunUser | null;
+  /** Kills whatever still runs as the run's own uid (nothing for a shared user); true when nothing is left. */
+  endProcesses(): Promise<boolean>;
+  /** Ends the processes again and gives the uid back; a uid whose processes would not die stays claimed. */
+  release(): Promise<void>;
+}
+
+const nothingToEnd = async () => true;
+
+export async function leaseRunUser(runsDir: string, runAs: RunAs | null | undefined): Promise<RunUserLease> {
+  if (!runAs) return { user: null, endProcesses: nothingToEnd, release: async () => undefined };
+  if (runAs.kind === 'shared') return { user: runAs.user, endProcesses: nothingToEnd, release: async () => undefined };
+  const claim = await claimUid(runsDir, runAs.range);
+  // A claim taken over from a dead service may have left processes of the uid behind.
+  if (!(await killProcessesOf(claim.uid))) throw new Error(`processes of uid ${claim.uid} could not be ended`);
+  const endProcesses = () => killProcessesOf(claim.uid);
+  return {
+    user: { uid: claim.uid, gid: claim.uid, name: `uid ${claim.uid} of RUN_UIDS` },
+    endProcesses,
+    async release() {
+      if (await endProcesses()) await claim.release();
+    },
+  };
+}
