@@ -1,6 +1,7 @@
-// RUN_AS_USER: the unprivileged user a cloud run's process switches to, so that a macro cannot
-// read the service's own files (DATA_DIR with secret.key and the SQLite database) or list other
-// runs' folders. Only a service running as root can switch; otherwise runs keep its user,
+// Whom a cloud run's process switches to, so that a macro cannot read the service's own files
+// (DATA_DIR with secret.key and the SQLite database) or list other runs' folders: by default a
+// uid of the run's own (RUN_UIDS, run-uids.ts), or the one user RUN_AS_USER names, which all
+// runs then share. Only a service running as root can switch; otherwise runs keep its user,
 // which start-up warns about. Names are looked up in /etc/passwd (no NSS): give `uid:gid` for others.
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './config-error.js';
