@@ -114,7 +114,9 @@ describe.runIf(TEST_RUN_AS?.kind === 'own-uid')('each run a uid of its own', () 
     writeFileSync(join(settings.runsDir, '.uids', '277777', '999999999-1'), '');
     const leftover = spawn('sleep', ['300'], { uid: 277777, gid: 277777, detached: true, stdio: 'ignore' });
     leftover.unref();
-    onTestFinished(() => void (alive(leftover.pid!) && process.kill(leftover.pid!, 'SIGKILL')));
+    onTestFinished(() => {
+      if (alive(leftover.pid!)) process.kill(leftover.pid!, 'SIGKILL');
+    });
     await expect.poll(() => alive(leftover.pid!)).toBe(true);
     const run = start(settings, 'import os\nprint(os.getuid(), os.getgid())', 'svr_stale');
     expect(await run.done).toMatchObject({ state: 'finished' });
