@@ -104,7 +104,9 @@ describe.runIf(TEST_RUN_AS?.kind === 'own-uid')('each run a uid of its own', () 
     const run = start(runnerSettings({ runAs: { kind: 'shared', user: TEST_RUN_USER! } }), ESCAPE, 'svr_escape_shared');
     expect((await run.done).state).toBe('finished');
     const pid = Number(run.sink.lines[0]);
-    onTestFinished(() => process.kill(pid, 'SIGKILL'));
+    onTestFinished(() => {
+      if (alive(pid)) process.kill(pid, 'SIGKILL');
+    });
     expect(alive(pid)).toBe(true);
   });
 
