@@ -30,8 +30,9 @@ export interface DeviceLeases {
 export interface CloudRuns {
   /** As `POST /api/devices/{id}/run`: the checks of decisions.md §10, in order. */
   start(ctx: ServiceContext, input: { deviceId: number; macroId: number; args?: Record<string, unknown> }): Promise<CloudRunRecord>;
-  get(ctx: ServiceContext, runId: number): Promise<CloudRunRecord>;
-  stop(ctx: ServiceContext, runId: number): Promise<CloudRunRecord>;
+  /** `run` is the cloud run's numeric id or its execution_id (`cr_…`), as on the REST routes. */
+  get(ctx: ServiceContext, run: number | string): Promise<CloudRunRecord>;
+  stop(ctx: ServiceContext, run: number | string): Promise<CloudRunRecord>;
 }
 
 export interface McpPorts {

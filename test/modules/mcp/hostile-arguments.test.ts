@@ -166,6 +166,13 @@ describe('hostile arguments are error results', () => {
     await refused('device_lease', { device_id: max }, 'not_found');
     await refused('run_get', { run_id: max }, 'not_found');
     await refused('run_stop', { run_id: max }, 'not_found');
+    // An execution_id is the other accepted form: malformed ones are refused, an unknown one is not found.
+    for (const id of ['', 'cr_', 'CR_0123456789abcdef01234567', 'cr_0123456789abcdef0123456', 'cr_0123456789abcdef012345678', '12abc', 'x'.repeat(10_000)]) {
+      await refused('run_get', { run_id: id });
+      await refused('run_stop', { run_id: id });
+    }
+    await refused('run_get', { run_id: 'cr_0123456789abcdef01234567' }, 'not_found');
+    await refused('run_stop', { run_id: 'cr_0123456789abcdef01234567' }, 'not_found');
     await refused('macro_get', { macro_id: max }, 'not_found');
     await refused('run_start', { device_id: max, macro_id: macroId }, 'not_found');
     await refused('run_start', { device_id: deviceId, macro_id: max }, 'not_found');

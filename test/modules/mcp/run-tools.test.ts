@@ -58,6 +58,9 @@ describe('cloud runs', () => {
     expect(lines.findIndex((l) => l.includes('world'))).toBeGreaterThan(hello);
     // Stopping a run that ended answers it as it is.
     expect(data<Run>(await call(client, 'run_stop', { run_id: run.id }))).toMatchObject({ id: run.id, state: 'finished' });
+    // The execution_id (as run_logs and the run history name the run) finds the same record.
+    expect(data<Run>(await call(client, 'run_get', { run_id: run.execution_id }))).toMatchObject({ id: run.id, state: 'finished' });
+    expect(data<Run>(await call(client, 'run_stop', { run_id: run.execution_id }))).toMatchObject({ id: run.id, state: 'finished' });
   });
 
   test('run_stop stops a running run; its device is free afterwards', async () => {
@@ -118,6 +121,8 @@ describe('cloud runs', () => {
     const theirDevice = await createCloudDevice(w.t.app, w.stranger, { name: 'Theirs' });
     expect(failure(await call(theirs, 'run_get', { run_id: run.id }))).toMatchObject({ code: 'not_found' });
     expect(failure(await call(theirs, 'run_stop', { run_id: run.id }))).toMatchObject({ code: 'not_found' });
+    expect(failure(await call(theirs, 'run_get', { run_id: run.execution_id }))).toMatchObject({ code: 'not_found' });
+    expect(failure(await call(theirs, 'run_stop', { run_id: run.execution_id }))).toMatchObject({ code: 'not_found' });
     expect(failure(await call(theirs, 'run_logs', { execution_id: run.execution_id }))).toMatchObject({ code: 'not_found' });
     expect(failure(await call(theirs, 'run_start', { device_id: device.id, macro_id: theirMacro }))).toMatchObject({ code: 'not_found' });
     expect(failure(await call(theirs, 'run_start', { device_id: theirDevice.id, macro_id: macroId }))).toMatchObject({ code: 'not_found' });

@@ -2,11 +2,11 @@
 // and run_start, run_get, run_stop through the CloudRuns port (ports.ts), which is the runs
 // module's cloud-run service. They answer the REST routes' cloud run record and schema.
 import { Type } from 'typebox';
-import { Id, StringEnum } from '../../../core/schema.js';
+import { StringEnum } from '../../../core/schema.js';
 import { MACRO_KINDS } from '../../../core/values.js';
 import { ExecutionIdString } from '../../executions/index.js';
 import { RunLog, RunLogQuery } from '../../run-logs/index.js';
-import { CloudRun } from '../../runs/index.js';
+import { CloudRun, CloudRunRef } from '../../runs/index.js';
 import type { CloudRuns } from '../ports.js';
 import { registerScopedTool, type ToolCatalog } from '../tool-catalog.js';
 import type { ToolDeps } from './deps.js';
@@ -51,7 +51,8 @@ export function registerRunTools(catalog: ToolCatalog, deps: ToolDeps): void {
 }
 
 function registerCloudRunTools(catalog: ToolCatalog, runs: CloudRuns): void {
-  const RunIdInput = Type.Object({ run_id: Id('The cloud run id (the record\'s id)') }, { additionalProperties: false });
+  // The REST routes' reference: the record's id, or its execution_id as run_logs and the history show it.
+  const RunIdInput = Type.Object({ run_id: CloudRunRef }, { additionalProperties: false });
 
   registerScopedTool(catalog, {
     name: 'run_start',
