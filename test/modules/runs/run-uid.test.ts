@@ -4,7 +4,7 @@
 // claim's leftover processes are killed before its uid is used again. Only root can switch
 // users: elsewhere these tests are skipped (CI runs them as root).
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, onTestFinished, test } from 'vitest';
 import type { RunAs } from '../../../src/lib/run-user.js';
@@ -98,6 +98,30 @@ describe.runIf(TEST_RUN_AS?.kind === 'own-uid')('each run a uid of its own', () 
     const pid = Number(run.sink.lines[0]);
     expect(pid).toBeGreaterThan(0);
     expect(alive(pid)).toBe(false);
+  });
+
+  test('what the run left in /tmp, /var/tmp and /dev/shm is removed as the run user; a link it planted goes, its target stays', async () => {
+    const tag = `svc-left-${process.pid}-${Date.now()}`;
+    const target = join('/tmp', `${tag}-service-file`);
+    writeFileSync(target, 'the service keeps this');
+    onTestFinished(() => rmSync(target, { force: true }));
+    const macro = [
+      'import os, sys',
+      `tag = ${JSON.stringify(tag)}`,
+      'open(f"/tmp/{tag}-file", "w").write("x")',
+      'os.makedirs(f"/var/tmp/{tag}-dir/inner")',
+      'open(f"/var/tmp/{tag}-dir/inner/f", "w").write("x")',
+      'os.chmod(f"/var/tmp/{tag}-dir/inner", 0)',
+      'open(f"/dev/shm/{tag}-shm", "w").write("x")',
+      `os.symlink(${JSON.stringify(target)}, f"/tmp/{tag}-link")`,
+      'print("left")',
+    ].join('\n');
+    const run = start(runnerSettings(), macro, 'svr_leftovers');
+    expect((await run.done).state).toBe('finished');
+    expect(run.sink.lines).toEqual(['left']);
+    const left = ['/tmp', '/var/tmp', '/dev/shm'].flatMap((dir) => readdirSync(dir).filter((name) => name.startsWith(tag) && !name.endsWith('-service-file')));
+    expect(left).toEqual([]);
+    expect(readFileSync(target, 'utf8')).toBe('the service keeps this');
   });
 
   test.runIf(TEST_RUN_USER)('the control: under a shared RUN_AS_USER it outlives the run', async () => {

@@ -2,11 +2,13 @@
 // With RUN_UIDS (a root service, RUN_AS_USER unset) the run claims a uid of its own, used as its
 // gid too: no other run shares it while it lives. Before the run starts, and again when it has
 // ended, every process of that uid is killed, so nothing of an earlier holder (a process that
-// escaped its group) meets it and nothing of it meets the next holder; the claim is released
-// only once none is left. With RUN_AS_USER every run is that one user (nothing is killed: other
+// escaped its group) meets it and nothing of it meets the next holder; what it left in /tmp,
+// /var/tmp and /dev/shm is removed (uid-leftovers.ts); the claim is released only once no
+// process is left. With RUN_AS_USER every run is that one user (nothing is killed: other
 // runs share it), and a service that is not root keeps its own user.
 import type { RunAs, RunUser } from '../../../lib/run-user.js';
 import { claimUid } from './uid-claims.js';
+import { removeLeftoversOf } from './uid-leftovers.js';
 import { killProcessesOf } from './uid-processes.js';
 
 export interface RunUserLease {
@@ -27,10 +29,14 @@ export async function leaseRunUser(runsDir: string, runAs: RunAs | null | undefi
   // A claim taken over from a dead service may have left processes of the uid behind.
   if (!(await killProcessesOf(claim.uid))) throw new Error(`processes of uid ${claim.uid} could not be ended`);
   const endProcesses = () => killProcessesOf(claim.uid);
+  const user = { uid: claim.uid, gid: claim.uid, name: `uid ${claim.uid} of RUN_UIDS` };
   return {
-    user: { uid: claim.uid, gid: claim.uid, name: `uid ${claim.uid} of RUN_UIDS` },
+    user,
     endProcesses,
     async release() {
+      if (!(await endProcesses())) return;
+      await removeLeftoversOf(user);
+      // The removal ran as the uid: nothing of it may outlive it either.
       if (await endProcesses()) await claim.release();
     },
   };
