@@ -40,7 +40,5 @@ async function main(): Promise<void> {
   port.postMessage('started');
 }
 
-main().catch((error: unknown) => {
-  // Reaches the main thread as the worker's 'error' event, which restarts the thread.
-  throw error;
-});
+// A failure reaches the main thread as the worker's 'error' event, which restarts the thread.
+await main();

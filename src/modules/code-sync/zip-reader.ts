@@ -9,6 +9,7 @@ import { inflateRawSync } from 'node:zlib';
 import yauzl, { type Entry, type ExtraField } from 'yauzl';
 import { zipRefused } from './errors.js';
 import { checkEntryName, TreeIndex } from './paths.js';
+import { messageOf } from '../../lib/error-message.js';
 
 declare module 'yauzl' {
   // Documented in yauzl's README; missing from @types/yauzl.
@@ -54,7 +55,7 @@ const INFLATE_AT_ONCE_BYTES = 1024 * 1024;
 const tooLarge = (limits: ZipLimits) =>
   zipRefused('too_large_uncompressed', `holds more than ${limits.maxUncompressedBytes} bytes uncompressed`, { limit: limits.maxUncompressedBytes });
 
-const damaged = (error: unknown) => zipRefused('damaged_zip', `is a damaged zip (${error instanceof Error ? error.message : String(error)})`);
+const damaged = (error: unknown) => zipRefused('damaged_zip', `is a damaged zip (${messageOf(error)})`);
 
 /** What yauzl or zlib reject while reading is a damaged zip, said in our words. */
 async function orDamaged<T>(work: Promise<T>): Promise<T> {

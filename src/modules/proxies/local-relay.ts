@@ -6,6 +6,7 @@
 // proxy-chain writes nothing to the console unless made verbose, so no upstream URL (and no
 // password) is ever logged; errors leave here with the password masked.
 import { anonymizeProxy, closeAnonymizedProxy, redactUrl, Server } from 'proxy-chain';
+import { messageOf } from '../../lib/error-message.js';
 
 export interface LocalRelay {
   /** `http://127.0.0.1:P`, no credentials. */
@@ -20,7 +21,7 @@ function describe(error: unknown, upstreamUrl: string, port: number): string {
   const code = (error as { code?: string } | null)?.code;
   if (code === 'EADDRINUSE') return `port ${port} on 127.0.0.1 is already in use`;
   if (code === 'EACCES') return `port ${port} on 127.0.0.1 may not be used by this process`;
-  let message = (error instanceof Error ? error.message : String(error)).split(upstreamUrl).join(redactUrl(upstreamUrl));
+  let message = messageOf(error).split(upstreamUrl).join(redactUrl(upstreamUrl));
   let password = '';
   try {
     password = new URL(upstreamUrl).password;

@@ -10,6 +10,7 @@ import type { Clock } from '../../../lib/clock.js';
 import type { DeviceHost } from '../hosts/index.js';
 import type { LifecyclePayload } from './job.js';
 import { deleteHeld, endDeviceLease, moveState, readHeld, releaseAtRest } from './transitions.js';
+import { messageOf } from '../../../lib/error-message.js';
 
 /** Stops the device's active cloud run, if any, and resolves once it has ended (wired by the runs module). */
 export type StopActiveRun = (deviceId: number, reason: string) => Promise<void>;
@@ -27,7 +28,7 @@ export interface LifecycleHandlerDeps {
 /** The sentence a person reads in hosted_state_message. */
 export function faultMessage(error: unknown): string {
   if (error instanceof AppError) return error.message;
-  return `device host fault: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500);
+  return `device host fault: ${messageOf(error)}`.slice(0, 500);
 }
 
 export function lifecycleHandlers(deps: LifecycleHandlerDeps) {

@@ -11,6 +11,7 @@ import { failed, finished, type RunOutcome, stopped, timeLimitPassed } from '../
 import { describeStep } from './describe-step.js';
 import { DEFAULT_SWIPE_MS, DEFAULT_TEXT_TIMEOUT_MS } from './program-schema.js';
 import { type BlockProgram, childLists, countSteps, type Step } from './program-types.js';
+import { messageOf } from '../../../lib/error-message.js';
 
 export interface BlockRunInput {
   program: BlockProgram;
@@ -86,7 +87,7 @@ export async function runBlockProgram(input: BlockRunInput): Promise<RunOutcome>
       } catch (error) {
         // A stop, the time limit, or a nested step's failure (already described): passed up as it is.
         if (error instanceof Ended || error instanceof StepFailed) throw error;
-        const why = error instanceof Error ? error.message : String(error);
+        const why = messageOf(error);
         throw new StepFailed(`step ${numbers.get(step)}/${total} (${here}) failed: ${description}: ${why}`);
       }
     }

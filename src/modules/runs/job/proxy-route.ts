@@ -5,6 +5,7 @@
 // relay closes. The plan (mode, port, steps) is the proxies module's, the same one the
 // connection-info route shows, so what a run does is what the recipe documents.
 import type { DeviceProxyControl } from '../../devices/index.js';
+import { messageOf } from '../../../lib/error-message.js';
 
 /** One device step of the plan. */
 export type RouteStep = { kind: 'reverse'; port: number } | { kind: 'remove_reverse'; port: number } | { kind: 'http_proxy'; value: string };
@@ -37,8 +38,6 @@ async function applyStep(control: DeviceProxyControl, step: RouteStep): Promise<
   else await control.setHttpProxy(step.value);
 }
 
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /** A step of the route that failed, named in the message (which holds no secret: steps carry none). */
 export class RouteSetupError extends Error {}
 
@@ -48,13 +47,13 @@ async function undo(control: DeviceProxyControl, plan: ProxyRoutePlan, relay: { 
     try {
       await applyStep(control, step);
     } catch (error) {
-      problems.push(`${describeStep(step)}: ${reasonOf(error)}`);
+      problems.push(`${describeStep(step)}: ${messageOf(error)}`);
     }
   }
   try {
     await relay?.close();
   } catch (error) {
-    problems.push(`closing the local relay on 127.0.0.1:${plan.local.port}: ${reasonOf(error)}`);
+    problems.push(`closing the local relay on 127.0.0.1:${plan.local.port}: ${messageOf(error)}`);
   }
   return problems;
 }
@@ -66,7 +65,7 @@ export async function applyProxyRoute(control: DeviceProxyControl, plan: ProxyRo
     try {
       relay = await plan.open();
     } catch (error) {
-      throw new RouteSetupError(`starting the local relay on 127.0.0.1:${plan.local.port} failed: ${reasonOf(error)}`);
+      throw new RouteSetupError(`starting the local relay on 127.0.0.1:${plan.local.port} failed: ${messageOf(error)}`);
     }
   }
   for (const step of plan.deviceSteps) {
@@ -74,7 +73,7 @@ export async function applyProxyRoute(control: DeviceProxyControl, plan: ProxyRo
       await applyStep(control, step);
     } catch (error) {
       await undo(control, plan, relay);
-      throw new RouteSetupError(`${describeStep(step)} failed: ${reasonOf(error)}`);
+      throw new RouteSetupError(`${describeStep(step)} failed: ${messageOf(error)}`);
     }
   }
   const applied = relay;

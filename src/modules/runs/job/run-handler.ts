@@ -13,6 +13,7 @@ import type { ProxyExitCheck, RunReadiness } from './readiness.js';
 import type { CloudRunJob } from './run-job.js';
 import { endRun, markRunning, recordProxyExit, type TransitionDeps, WORKER_LOST } from './run-transitions.js';
 import type { StopWatch } from './stop-watch.js';
+import { messageOf } from '../../../lib/error-message.js';
 
 export interface RunHandlerDeps extends TransitionDeps {
   executor: RunExecutor;
@@ -23,8 +24,6 @@ export interface RunHandlerDeps extends TransitionDeps {
   stops: StopWatch;
   log: JobLog;
 }
-
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** How long a recovering worker spends removing a lost run's leftover route before it ends the run anyway. */
 const LEFTOVER_ROUTE_MS = 10_000;
@@ -51,7 +50,7 @@ export function runHandlers(deps: RunHandlerDeps): JobHandlers<CloudRunJob> {
       if (signal.aborted) return stopped();
       // Its owner stopped or deleted the device before it was ready: the run was stopped with it (§9), not failed.
       if (error instanceof DeviceStoppedWhileWaitingError) return stopped(null, `the device was ${error.how}`);
-      return failed(`the device did not become ready: ${reasonOf(error)}`);
+      return failed(`the device did not become ready: ${messageOf(error)}`);
     }
     let proxyUrl: string | undefined;
     let plan: ProxyRoutePlan | undefined;
@@ -64,7 +63,7 @@ export function runHandlers(deps: RunHandlerDeps): JobHandlers<CloudRunJob> {
           await recordProxyExit(deps, lease, exit);
         }
       } catch (error) {
-        return failed(`the device's proxy could not be checked: ${reasonOf(error)}`);
+        return failed(`the device's proxy could not be checked: ${messageOf(error)}`);
       }
     }
     if (signal.aborted) return stopped();
@@ -73,7 +72,7 @@ export function runHandlers(deps: RunHandlerDeps): JobHandlers<CloudRunJob> {
       try {
         applied = await route(lease.id, deviceId, plan);
       } catch (error) {
-        return failed(`the device could not be routed through its proxy: ${reasonOf(error)}`);
+        return failed(`the device could not be routed through its proxy: ${messageOf(error)}`);
       }
     }
     try {
@@ -81,7 +80,7 @@ export function runHandlers(deps: RunHandlerDeps): JobHandlers<CloudRunJob> {
       try {
         claimed = await deps.executor.load(lease.id, { signal, proxyUrl, onStarted: () => markRunning(deps, lease) });
       } catch (error) {
-        return failed(`the run could not start: ${reasonOf(error)}`);
+        return failed(`the run could not start: ${messageOf(error)}`);
       }
       return await deps.executor.execute(claimed);
     } finally {
@@ -105,7 +104,7 @@ export function runHandlers(deps: RunHandlerDeps): JobHandlers<CloudRunJob> {
     } catch (error) {
       // Not placed or not ready: nothing reachable to undo. Not reachable: said, and given up.
       if (error instanceof DeviceNotFoundError || error instanceof DeviceNotReadyError) return;
-      deps.log.warn({ job: deps.kind.name, id: runId, reason: reasonOf(error) }, "a lost run's device could not be checked for a leftover proxy route");
+      deps.log.warn({ job: deps.kind.name, id: runId, reason: messageOf(error) }, "a lost run's device could not be checked for a leftover proxy route");
     } finally {
       clearTimeout(timer);
       work.catch(() => undefined);

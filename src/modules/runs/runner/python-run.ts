@@ -18,6 +18,7 @@ import { limitedCommand, looksOutOfMemory } from './limits.js';
 import { KILL_GRACE_MS, spawnGroup } from './process-group.js';
 import { copySdk, createRunDirectory, hasEntry, prepareRunsDir, unpackSnapshot } from './run-directory.js';
 import { leaseRunUser, type RunUserLease } from './run-user-lease.js';
+import { messageOf } from '../../../lib/error-message.js';
 
 export const STDERR_PREFIX = '[stderr] ';
 
@@ -66,13 +67,13 @@ export async function runPython(settings: PythonRunSettings, input: PythonRunInp
   try {
     await prepareRunsDir(settings.runsDir, Boolean(settings.runAs));
   } catch (error) {
-    return failed(`the run's private folder could not be made: ${error instanceof Error ? error.message : String(error)}`);
+    return failed(`the run's private folder could not be made: ${messageOf(error)}`);
   }
   let lease: RunUserLease;
   try {
     lease = await leaseRunUser(settings.runsDir, settings.runAs);
   } catch (error) {
-    return failed(`no user could be found for the run: ${error instanceof Error ? error.message : String(error)}`);
+    return failed(`no user could be found for the run: ${messageOf(error)}`);
   }
   try {
     return await inRunDirectory(settings, input, command, lease);
@@ -87,25 +88,25 @@ async function inRunDirectory(settings: PythonRunSettings, input: PythonRunInput
   try {
     dir = await createRunDirectory(settings.runsDir, input.executionId, runUser);
   } catch (error) {
-    return failed(`the run's private folder could not be made: ${error instanceof Error ? error.message : String(error)}`);
+    return failed(`the run's private folder could not be made: ${messageOf(error)}`);
   }
   try {
     try {
       await unpackSnapshot(input.zip, dir.work);
     } catch (error) {
-      return failed(`the code snapshot could not be unpacked: ${error instanceof Error ? error.message : String(error)}`);
+      return failed(`the code snapshot could not be unpacked: ${messageOf(error)}`);
     }
     if (!(await hasEntry(dir.work, input.entryPath))) return failed(`the entry file ${input.entryPath} is not in the code snapshot`);
     try {
       await dir.handOver();
     } catch (error) {
-      return failed(`the run's private folder could not be given to the run's user: ${error instanceof Error ? error.message : String(error)}`);
+      return failed(`the run's private folder could not be given to the run's user: ${messageOf(error)}`);
     }
     let sdkDir: string;
     try {
       sdkDir = await copySdk(settings.sdkDir, dir.root);
     } catch (error) {
-      return failed(`the Python SDK could not be copied into the run's folder: ${error instanceof Error ? error.message : String(error)}`);
+      return failed(`the Python SDK could not be copied into the run's folder: ${messageOf(error)}`);
     }
     const env = buildRunEnvironment({ ...input, path: settings.path, home: dir.home, sdkDir });
     return await supervise(settings, input, limitedCommand(command, settings.maxMemoryMb), { cwd: dir.work, env, user: runUser });

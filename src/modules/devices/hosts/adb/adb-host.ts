@@ -12,6 +12,7 @@ import { AdbDriver, type AdbDriverOptions } from './adb-driver.js';
 import { ApkLabels } from './apk-labels.js';
 import { type AdbTarget, shellText } from './commands.js';
 import { AdbServers } from './servers.js';
+import { messageOf } from '../../../../lib/error-message.js';
 
 export interface AdbHostOptions {
   db: Db;
@@ -75,7 +76,7 @@ export class AdbHost implements DeviceHost {
     try {
       usable = await this.servers.available();
     } catch (error) {
-      return { available: false, reason: error instanceof Error ? error.message : String(error) };
+      return { available: false, reason: messageOf(error) };
     }
     const bound = await this.placements.boundSlots('adb');
     if (usable.some((claim) => !bound.has(slotName(claim)))) return { available: true };

@@ -3,6 +3,7 @@
 import type { Duplex } from 'node:stream';
 import { DeviceHostFaultError } from '../errors.js';
 import { Adb, type DeviceClient } from './adbkit.js';
+import { messageOf } from '../../../../lib/error-message.js';
 
 export interface AdbTarget {
   device: DeviceClient;
@@ -13,7 +14,7 @@ export interface AdbTarget {
 
 export function describeAdbError(error: unknown, server: string, serial?: string): DeviceHostFaultError {
   if (error instanceof DeviceHostFaultError) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   const code = (error as { code?: string } | null)?.code;
   // adbkit tries `<bin> start-server` when the server refuses; our bin is `false` (see servers.ts).
   if (code === 'ECONNREFUSED' || /Command failed: false/.test(message)) {

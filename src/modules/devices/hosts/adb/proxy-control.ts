@@ -5,6 +5,7 @@
 import { DeviceHostFaultError } from '../errors.js';
 import type { DeviceProxyControl, DeviceReverse } from '../types.js';
 import { type AdbTarget, describeAdbError, shellText, withTimeout } from './commands.js';
+import { messageOf } from '../../../../lib/error-message.js';
 
 const portOk = (port: number) => Number.isInteger(port) && port >= 1 && port <= 65_535;
 
@@ -48,7 +49,7 @@ export class AdbProxyControl implements DeviceProxyControl {
         // adbd's answer for a reverse that is not there: "listener 'tcp:P' not found".
         const message = await connection.parser.readError().then(
           () => '',
-          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+          (error: unknown) => messageOf(error),
         );
         if (/not found/.test(message)) return false;
         throw new DeviceHostFaultError(message);
