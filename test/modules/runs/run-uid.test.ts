@@ -134,6 +134,24 @@ describe.runIf(TEST_RUN_AS?.kind === 'own-uid')('each run a uid of its own', () 
     expect(alive(pid)).toBe(true);
   });
 
+  test("before a process's first run, every stale claim's processes are ended and the claim released, whatever uid the run gets", async () => {
+    const settings = runnerSettings({ runAs: { kind: 'own-uid', range: { first: 277780, last: 277780 } } });
+    // A service killed mid-run left its claim on 277781 and its macro running as that uid.
+    mkdirSync(join(settings.runsDir, '.uids', '277781'), { recursive: true, mode: 0o700 });
+    writeFileSync(join(settings.runsDir, '.uids', '277781', '999999998-1'), '');
+    const orphan = spawn('sleep', ['300'], { uid: 277781, gid: 277781, detached: true, stdio: 'ignore' });
+    orphan.unref();
+    onTestFinished(() => {
+      if (alive(orphan.pid!)) process.kill(orphan.pid!, 'SIGKILL');
+    });
+    await expect.poll(() => alive(orphan.pid!)).toBe(true);
+    const run = start(settings, 'import os\nprint(os.getuid())', 'svr_sweep');
+    expect(await run.done).toMatchObject({ state: 'finished' });
+    expect(run.sink.lines).toEqual(['277780']);
+    expect(alive(orphan.pid!)).toBe(false);
+    expect(leftInRunsDir(settings.runsDir)).toEqual([]);
+  });
+
   test("a stale claim (its owner dead) is taken over, and what still ran as its uid is killed first", async () => {
     const settings = runnerSettings({ runAs: { kind: 'own-uid', range: { first: 277777, last: 277777 } } });
     mkdirSync(join(settings.runsDir, '.uids', '277777'), { recursive: true, mode: 0o700 });

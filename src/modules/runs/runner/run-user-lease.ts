@@ -7,7 +7,7 @@
 // process is left. With RUN_AS_USER every run is that one user (nothing is killed: other
 // runs share it), and a service that is not root keeps its own user.
 import type { RunAs, RunUser } from '../../../lib/run-user.js';
-import { claimUid } from './uid-claims.js';
+import { claimUid, staleClaims } from './uid-claims.js';
 import { removeLeftoversOf } from './uid-leftovers.js';
 import { killProcessesOf } from './uid-processes.js';
 
@@ -25,6 +25,7 @@ const nothingToEnd = async () => true;
 export async function leaseRunUser(runsDir: string, runAs: RunAs | null | undefined): Promise<RunUserLease> {
   if (!runAs) return { user: null, endProcesses: nothingToEnd, release: async () => undefined };
   if (runAs.kind === 'shared') return { user: runAs.user, endProcesses: nothingToEnd, release: async () => undefined };
+  await sweepOnce(runsDir);
   const claim = await claimUid(runsDir, runAs.range);
   // A claim taken over from a dead service may have left processes of the uid behind.
   if (!(await killProcessesOf(claim.uid))) throw new Error(`processes of uid ${claim.uid} could not be ended`);
@@ -40,4 +41,28 @@ export async function leaseRunUser(runsDir: string, runAs: RunAs | null | undefi
       if (await endProcesses()) await claim.release();
     },
   };
+}
+
+const swept = new Map<string, Promise<void>>();
+
+/**
+ * Once per process and RUNS_DIR, before its first run: the claims a dead service left (it was
+ * killed mid-run) are taken over and what still runs as their uids is ended, its leftovers
+ * removed, the claims released. Without this, such a macro would run on (past its time limit,
+ * nobody watching it) until its uid came round again. A failure is retried at the next run.
+ */
+function sweepOnce(runsDir: string): Promise<void> {
+  let sweep = swept.get(runsDir);
+  if (!sweep) {
+    sweep = (async () => {
+      for await (const claim of staleClaims(runsDir)) {
+        if (!(await killProcessesOf(claim.uid))) continue;
+        await removeLeftoversOf({ uid: claim.uid, gid: claim.uid, name: `uid ${claim.uid} of RUN_UIDS` });
+        await claim.release();
+      }
+    })();
+    sweep.catch(() => swept.delete(runsDir));
+    swept.set(runsDir, sweep);
+  }
+  return sweep.catch(() => undefined);
 }

@@ -76,35 +76,73 @@ async function takeOverIfStale(path: string): Promise<boolean> {
   return true;
 }
 
-/** Claims a free uid of `range`, starting at a random one; throws when every uid is held by a live process. */
-export async function claimUid(runsDir: string, range: UidRange): Promise<UidClaim> {
-  const dir = await claimsFolder(runsDir);
+/** A staged claim of this process: a folder holding its owner file, renamed onto `<uid>` to claim. */
+async function stageClaim(dir: string): Promise<{ staging: string; owner: string; discard(): Promise<void> }> {
   const owner = await ownerName();
   const staging = join(dir, `.new-${owner}-${randomBytes(6).toString('hex')}`);
   await mkdir(staging, { mode: 0o700 });
   await writeFile(join(staging, owner), '', { flag: 'wx' });
+  return { staging, owner, discard: () => rm(staging, { recursive: true, force: true }) };
+}
+
+/** Renames the staged claim onto `uid` (taking over a stale claim there); null when a live process holds it. */
+async function claimOne(dir: string, staged: { staging: string; owner: string }, uid: number): Promise<UidClaim | null> {
+  const path = join(dir, String(uid));
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      await rename(staged.staging, path);
+      return { uid, release: () => releaseClaim(path, staged.owner) };
+    } catch (error) {
+      if (errorCode(error) !== 'ENOTEMPTY' && errorCode(error) !== 'EEXIST') throw error;
+    }
+    if (!(await takeOverIfStale(path))) return null;
+  }
+  return null;
+}
+
+/** Claims a free uid of `range`, starting at a random one; throws when every uid is held by a live process. */
+export async function claimUid(runsDir: string, range: UidRange): Promise<UidClaim> {
+  const dir = await claimsFolder(runsDir);
+  const staged = await stageClaim(dir);
   const size = range.last - range.first + 1;
   const start = Math.floor(Math.random() * size);
   try {
     for (let i = 0; i < size; i += 1) {
-      const uid = range.first + ((start + i) % size);
-      const path = join(dir, String(uid));
-      for (let attempt = 0; attempt < 2; attempt += 1) {
-        try {
-          await rename(staging, path);
-          return { uid, release: () => releaseClaim(path, owner) };
-        } catch (error) {
-          if (errorCode(error) !== 'ENOTEMPTY' && errorCode(error) !== 'EEXIST') throw error;
-        }
-        if (!(await takeOverIfStale(path))) break;
-      }
+      const claim = await claimOne(dir, staged, range.first + ((start + i) % size));
+      if (claim) return claim;
     }
-  } catch (error) {
-    await rm(staging, { recursive: true, force: true });
-    throw error;
+  } finally {
+    await staged.discard();
   }
-  await rm(staging, { recursive: true, force: true });
   throw new Error(`every uid of RUN_UIDS (${range.first}-${range.last}) is held by a run`);
+}
+
+/**
+ * Claims, one at a time, every uid whose claim is stale (its owner died: a service killed
+ * mid-run), so the caller can end what still runs as it: a macro of a dead worker is not
+ * killed by anyone else until its uid happens to be picked again. Claims held by live
+ * processes are left alone.
+ */
+export async function* staleClaims(runsDir: string): AsyncGenerator<UidClaim> {
+  const dir = await claimsFolder(runsDir);
+  for (const name of await readdir(dir)) {
+    if (!/^\d+$/.test(name) || !(await staleOwners(join(dir, name)))) continue;
+    const staged = await stageClaim(dir);
+    try {
+      const claim = await claimOne(dir, staged, Number(name));
+      if (claim) yield claim;
+    } finally {
+      await staged.discard();
+    }
+  }
+}
+
+/** True when the claim on `path` has owners and all of them are dead. */
+async function staleOwners(path: string): Promise<boolean> {
+  const owners = await readdir(path).catch(() => [] as string[]);
+  if (owners.length === 0) return false;
+  for (const owner of owners) if (await alive(owner)) return false;
+  return true;
 }
 
 async function releaseClaim(path: string, owner: string): Promise<void> {
