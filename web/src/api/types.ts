@@ -25,6 +25,15 @@ export type ResponseOf<P extends keyof paths, M extends keyof paths[P], S extend
     : never
   : never;
 
+/** The query parameters of a route, as the data files take them. */
+export type QueryOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+/** The JSON body of a route. */
+export type BodyOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { requestBody?: infer B }
+  ? NonNullable<B> extends { content: { 'application/json': infer J } }
+    ? J
+    : never
+  : never;
+
 export type Scope = ApiKey['scopes'][number];
 export type ExpiresIn = NonNullable<paths['/api/api-keys']['post']['requestBody']>['content']['application/json']['expires_in'];
 export type WhoAmI = ResponseOf<'/api/whoami', 'get'>;

@@ -19,3 +19,8 @@ export function formatDuration(ms: number): string {
   if (minutes < 60) return `${minutes} min ${seconds % 60} s`;
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
+
+/** A count with its noun in the right number: "1 file", "3 files", "1 delivery" (`other` given). */
+export function plural(count: number, one: string, other = `${one}s`): string {
+  return `${count} ${count === 1 ? one : other}`;
+}
