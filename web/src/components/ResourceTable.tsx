@@ -40,7 +40,7 @@ export interface ResourceTableProps<T> {
   /** One row ("device") and the plural when it is not noun + "s" ("proxies"). */
   noun: string;
   nouns?: string;
-  /** An AsyncState of a page fits; whole-list routes go through `pageLocally`. */
+  /** An AsyncState of a page fits; whole-list routes go through `pageLocally` (lib/paging.ts). */
   list: { data?: Paged<T>; error: unknown; loading: boolean };
   columns: Column<T>[];
   rowKey: (row: T) => string | number;
@@ -123,20 +123,4 @@ function Rows<T>({ list, nouns, columns, rowKey, rowActions, remove, filtered, e
       </Table>
     </Table.ScrollContainer>
   );
-}
-
-/**
- * A page of a route that answers its whole list (keys, profiles, endpoints, assignments):
- * the rows of `page` (the last page when it is past the end), in the shape of a paged answer.
- */
-export function pageLocally<T>(list: { data?: T[]; error: unknown; loading: boolean }, page: number, pageSize: number): { data?: Paged<T>; error: unknown; loading: boolean } {
-  if (!list.data) return { error: list.error, loading: list.loading };
-  const total = list.data.length;
-  const pages = Math.max(1, Math.ceil(total / pageSize));
-  const current = Math.min(pages, page);
-  return {
-    error: list.error,
-    loading: list.loading,
-    data: { page: current, page_size: pageSize, total_rows: total, total_pages: pages, rows: list.data.slice((current - 1) * pageSize, current * pageSize) },
-  };
 }
