@@ -1,8 +1,7 @@
 // Counts in the console's sentences take the noun in the right number: the code upload said
 // "1 files" and the pager "1–1 of 1 macros" before these helpers.
 import { describe, expect, test } from 'vitest';
-import { plural } from '../../web/src/lib/format.js';
-import { uploadSummary } from '../../web/src/pages/macros/upload-summary.js';
+import { filesSummary, plural } from '../../web/src/lib/format.js';
 
 describe('plural', () => {
   test.each([
@@ -19,9 +18,9 @@ describe('plural', () => {
 
 describe('the code upload says what it holds', () => {
   test('one file is one file', () => {
-    expect(uploadSummary({ file_count: 1, size_bytes: 120 })).toBe('1 file, 120 B');
+    expect(filesSummary(1, 120)).toBe('1 file, 120 B');
   });
   test('several files', () => {
-    expect(uploadSummary({ file_count: 12, size_bytes: 3_500 })).toBe('12 files, 3.4 KB');
+    expect(filesSummary(12, 3_500)).toBe('12 files, 3.4 KB');
   });
 });

@@ -46,10 +46,4 @@ export type ImportResult = ResponseOf<'/api/proxy/import', 'post'>;
 export type RunLog = ResponseOf<'/api/executions/{execution_id}/logs', 'get'>;
 
 /** The paged-list shape of service-api.md. */
-export interface Paged<T> {
-  page: number;
-  page_size: number;
-  total_rows: number;
-  total_pages: number;
-  rows: T[];
-}
+export type { Paged } from '../lib/paging';

@@ -24,3 +24,6 @@ export function formatDuration(ms: number): string {
 export function plural(count: number, one: string, other = `${one}s`): string {
   return `${count} ${count === 1 ? one : other}`;
 }
+
+/** What a set of files holds, in words: "1 file, 120 B", "12 files, 3.4 KB" (a code upload). */
+export const filesSummary = (fileCount: number, bytes: number): string => `${plural(fileCount, 'file')}, ${formatBytes(bytes)}`;

@@ -1,6 +1,14 @@
 // Paging in the page, for routes that answer their whole list (keys, profiles, endpoints,
 // assignments), in the shape of a paged answer so the shared table shows both alike.
-import type { Paged } from '../api/types';
+
+/** The paged-list shape of service-api.md. */
+export interface Paged<T> {
+  page: number;
+  page_size: number;
+  total_rows: number;
+  total_pages: number;
+  rows: T[];
+}
 
 /**
  * A page of a route that answers its whole list (keys, profiles, endpoints, assignments):

@@ -5,11 +5,10 @@ import { Alert, Button, Card, FileInput, Group, List, Stack, Text, TextInput, Ti
 import { type FormEvent, useState } from 'react';
 import type { CodeUpload } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { formatBytes } from '../../lib/format';
+import { filesSummary, formatBytes } from '../../lib/format';
 import { useAction } from '../../lib/use-async';
 import { readZipTree, toBase64, ZipReadError } from '../../lib/zip-tree';
 import { uploadCode } from './macros-api';
-import { uploadSummary } from './upload-summary';
 
 /** The route's body limit is 16 MiB of base64, the zip at most 10 MiB. */
 const MAX_ZIP_BYTES = 10 * 1024 * 1024;
@@ -59,7 +58,7 @@ export function UploadCodeCard({ macroId, onUploaded }: { macroId: number; onUpl
 function UploadResult({ result }: { result: CodeUpload }) {
   return (
     <Alert color="green" variant="light" role="status" title={result.created ? 'Uploaded: this is now the current code' : 'Unchanged: the macro already had this code, which is current again'}>
-      <Text size="sm">{uploadSummary(result)}; entry file <code>{result.entry_path}</code>.</Text>
+      <Text size="sm">{filesSummary(result.file_count, result.size_bytes)}; entry file <code>{result.entry_path}</code>.</Text>
       {result.warnings.length > 0 && (
         <List size="sm" mt="xs">
           {result.warnings.map((w) => <List.Item key={`${w.code}${w.path ?? ''}${w.line ?? ''}`}>{w.message}</List.Item>)}
