@@ -4,8 +4,8 @@
 // against baselines measured in the same run:
 //   direct   `node dist/main.js serve` with everything built (the service's own start-up,
 //            the floor no build step can go under)
-//   warm     `npm start` with nothing changed since the last build (the server's incremental
-//            build finds nothing to do, the console's source hash matches: no build)
+//   warm     `npm start` with nothing changed since the last build (the server's and the
+//            console's source hashes match their builds': no build, scripts/build-changed.js)
 //   cold     `npm start` after `rm -rf dist` (a fresh clone: every build runs)
 // Direct and warm runs alternate, so other work on the machine falls on both alike. Every
 // start uses the same migrated data folder (as a restart would) and a free port on
@@ -115,8 +115,7 @@ async function main() {
   try {
     console.log(`start-up, ${cpus().length} cores, load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     // Everything built and the data folder migrated, so the first timed start is warm.
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
-    execFileSync(process.execPath, ['web/build/console-build.js', '--if-changed'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(process.execPath, ['scripts/build-changed.js'], { cwd: ROOT, stdio: 'inherit' });
     await timeStart(process.execPath, ['dist/main.js', 'serve'], dataDir);
 
     /** @type {{ direct: number[], warm: number[], cold: number[] }} */

@@ -23,10 +23,10 @@ export function skipReason(): string | null {
 
 /**
  * Builds the console unless the last build was made from the same web/ and lock file (their
- * content hash, web/build/console-build.js, the check `npm start` makes too).
+ * content hash, scripts/build-changed.js, the check `npm start` makes too).
  */
 export function buildConsoleIfStale(): void {
-  execFileSync(process.execPath, ['web/build/console-build.js', '--if-changed'], { stdio: 'pipe' });
+  execFileSync(process.execPath, ['scripts/build-changed.js', 'console'], { stdio: 'pipe' });
 }
 
 export function launchChromium(): Promise<Browser> {
