@@ -2,8 +2,11 @@
 // the console and builds a part only when its inputs hash differently from what its last
 // build was made from (or the build is missing):
 //   server   src/, tsconfig.json, tsconfig.build.json, package-lock.json -> dist/ with
-//            TypeScript's incremental build (`tsc -b`, build information in
-//            dist/server.tsbuildinfo), so a change rebuilds only what it affects
+//            TypeScript's incremental build (`tsc -p tsconfig.build.json`, `incremental` with
+//            its build information in dist/server.tsbuildinfo), so a change rebuilds only what
+//            it affects. Not `tsc -b`: its up-to-date check trusts modification times and
+//            misses a file put back with an older one (`cp -p`, `tar x`); `tsc -p` compares
+//            the contents the build information recorded.
 //   console  web/ (sources, index.html, public/, the Vite config and web/build/),
 //            package-lock.json -> dist/console with `vite build`
 // The hash covers the path and bytes of every input file (not modification times: a `touch`
@@ -15,8 +18,8 @@
 // loads TypeScript or Vite.
 //
 // Usage: node scripts/build-changed.js [server] [console] [--force]
-//   names the parts to check (both by default); --force builds them whatever the hash says
-//   (`npm run build:web` is `console --force`).
+//   names the parts to check (both by default: `npm start`); `npm run build` is `server`;
+//   --force builds them whatever the hash says (`npm run build:web` is `console --force`).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -110,8 +113,8 @@ function realBuilds(root) {
   return {
     server: async () => {
       const tsc = require.resolve('typescript/bin/tsc');
-      const result = spawnSync(process.execPath, [tsc, '-b', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-      if (result.status !== 0) throw new Error(`the server build failed (tsc -b exited ${result.status ?? result.signal})`);
+      const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+      if (result.status !== 0) throw new Error(`the server build failed (tsc exited ${result.status ?? result.signal})`);
     },
     console: async () => {
       // A production build even when started under a test runner (vitest sets NODE_ENV=test,
