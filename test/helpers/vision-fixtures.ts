@@ -136,3 +136,32 @@ export async function cropPng(spec: CropSpec, factor: number): Promise<Buffer> {
     .png()
     .toBuffer();
 }
+
+export interface MatchCase {
+  /** `present`: the crop, resized by `factor`, must be found at its spot on its own screen; `absent`: nothing may score on `screen`. */
+  kind: 'present' | 'absent';
+  crop: string;
+  factor: number;
+  screen: ScreenName;
+}
+
+/** The full fixture set, in a fixed order: every crop at every density, and each absent pairing at one density (cycled). */
+export function matchCases(): MatchCase[] {
+  const present = Object.entries(CROPS).flatMap(([crop, spec]) => DENSITY_FACTORS.map((factor): MatchCase => ({ kind: 'present', crop, factor, screen: spec.screen })));
+  const absent = Object.entries(ABSENT).flatMap(([crop, screens]) => screens.map((screen, i): MatchCase => ({ kind: 'absent', crop, factor: DENSITY_FACTORS[i % DENSITY_FACTORS.length], screen })));
+  return [...present, ...absent];
+}
+
+export interface CaseResult {
+  hit: boolean;
+  best: { x: number; y: number; w: number; h: number; score: number; scale: number } | undefined;
+  expected?: Box;
+}
+
+/** Hit: for a present case, the best match's top-left within 4 px of the crop's; for an absent one, no match at all. */
+export function judge(matchCase: MatchCase, matches: CaseResult['best'][], expected: Box | undefined): CaseResult {
+  const best = matches[0];
+  if (matchCase.kind === 'absent') return { hit: best === undefined, best };
+  const hit = best !== undefined && expected !== undefined && Math.abs(best.x - expected.x) <= 4 && Math.abs(best.y - expected.y) <= 4;
+  return { hit, best, expected };
+}

@@ -16,7 +16,8 @@ export function scaleOf(k: number): number {
 /** The fine steps within [min, max]; min = max = 1 gives the single step 0. */
 export function stepRange(min: number, max: number): { low: number; high: number } {
   const eps = 1e-9;
-  return { low: Math.ceil(FINE_STEPS_PER_OCTAVE * Math.log2(min) - eps), high: Math.floor(FINE_STEPS_PER_OCTAVE * Math.log2(max) + eps) };
+  // `+ 0` turns -0 (ceil of a tiny negative) into 0.
+  return { low: Math.ceil(FINE_STEPS_PER_OCTAVE * Math.log2(min) - eps) + 0, high: Math.floor(FINE_STEPS_PER_OCTAVE * Math.log2(max) + eps) + 0 };
 }
 
 /** The coarse steps: every COARSE_STRIDE-th fine step in range, plus the ends when no coarse step is within half a stride of them. */
