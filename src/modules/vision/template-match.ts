@@ -3,12 +3,13 @@
 // of another density, so it is tried from 0.5× to 2×, but not by sweeping the full screen at
 // every scale (about 180 ms each at 1080×2400):
 //
-// 1. Coarse: screen and template are shrunk by one factor chosen so the template's shorter
-//    size (square root of its area) is about COARSE_SIDE px at the smallest scale; OpenCV's normalised correlation
-//    (TM_CCOEFF_NORMED) runs at each coarse scale step, and its peaks above a lowered floor
-//    (flat windows vetoed) become candidates, merged across scales by overlap.
-// 2. Fine: each candidate is searched at full resolution in a small window around it, at
-//    its coarse scale and the fine steps around it (±2, then ±1), keeping the best.
+// 1. Coarse: screen and template are shrunk by one factor, chosen so the template's size
+//    (square root of its area) is about COARSE_SIDE px at the smallest scale (within limits);
+//    OpenCV's normalised correlation (TM_CCOEFF_NORMED) runs at each coarse scale step, and
+//    its peaks above a lowered floor (flat windows vetoed) become candidates, merged across
+//    scales by overlap.
+// 2. Fine: each candidate is searched at full resolution in a small window around it, at its
+//    coarse step and the fine steps around it (±2, ±1, then halves), keeping the best.
 // 3. Confirm: the best placement's score is recomputed exactly (ncc.ts); those at or above
 //    the threshold are kept, overlaps suppressed, best first.
 import type { GrayImage } from './gray-image.js';
@@ -57,6 +58,8 @@ export function emptyTrace(): MatchTrace {
 /** The template's size (square root of its area) at the smallest scale, in the coarse pass, and its least shorter side there. */
 const COARSE_SIDE = 12;
 const COARSE_MIN_SIDE = 4;
+/** The coarse screen keeps at least this fraction of the size: below it a large template (a full-width button) is a smear of a few pixels and its coarse peak unreliable. */
+const COARSE_MIN_FACTOR = 0.125;
 /** Smallest template side, in pixels, worth correlating at any pass. */
 const MIN_SIDE = 6;
 export const MIN_TEMPLATE_SIDE = 8;
@@ -170,7 +173,7 @@ class Search {
     // side kept at COARSE_MIN_SIDE px or more.
     const side = Math.sqrt(this.template.width * this.template.height) * scaleOf(low);
     const shorter = Math.min(this.template.width, this.template.height) * scaleOf(low);
-    const factor = Math.min(1, Math.max(COARSE_SIDE / side, COARSE_MIN_SIDE / shorter));
+    const factor = Math.min(1, Math.max(COARSE_SIDE / side, COARSE_MIN_SIDE / shorter, COARSE_MIN_FACTOR));
     const smallest = shorter * factor;
     this.trace.coarseFactor = factor;
     const cw = Math.max(1, Math.round(this.screen.width * factor));
