@@ -2,7 +2,8 @@
 // call. Decodes both pictures (sharp, off the event loop), checks the options, and runs the
 // coarse-to-fine search (template-match.ts) on OpenCV's WebAssembly build.
 import { ValidationError } from '../../core/errors.js';
-import { decodeGray, type DecodeLimits, type GrayImage } from './gray-image.js';
+import { ImageTooLargeError } from './errors.js';
+import { DEFAULT_DECODE_LIMITS, decodeGray, type DecodeLimits, type GrayImage } from './gray-image.js';
 import { loadOpenCv } from './opencv.js';
 import { DEFAULT_MAX_SCALE, DEFAULT_MIN_SCALE } from './scales.js';
 import { type MatchOptions, matchTemplateGray, type MatchTrace, type TemplateMatch } from './template-match.js';
@@ -49,6 +50,15 @@ export type ImageInput = Uint8Array | GrayImage;
 
 const isGray = (input: ImageInput): input is GrayImage => !(input instanceof Uint8Array);
 
+/** A decoded picture handed in by a caller: whole, positive sizes, one byte per pixel, within the limits. */
+function checkGray(image: GrayImage, role: 'screen' | 'template', limits: DecodeLimits = DEFAULT_DECODE_LIMITS): GrayImage {
+  const { width, height, data } = image;
+  const sized = Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0;
+  if (!sized || !(data instanceof Uint8Array) || data.length !== width * height) throw new ValidationError([{ path: role, message: 'must be width × height bytes of gray, one per pixel' }]);
+  if (width > limits.maxSide || height > limits.maxSide || width * height > limits.maxPixels) throw new ImageTooLargeError(role, width, height, limits);
+  return image;
+}
+
 /**
  * Every place `template` appears on `screen` scoring at least the threshold, best first, in
  * the screen's pixels (pass a full-size screenshot to get device pixels). Throws
@@ -58,8 +68,8 @@ const isGray = (input: ImageInput): input is GrayImage => !(input instanceof Uin
 export async function findTemplate(screen: ImageInput, template: ImageInput, options: FindTemplateOptions = {}): Promise<TemplateMatch[]> {
   const settings = matchOptions(options);
   const [screenGray, templateGray, cv] = await Promise.all([
-    isGray(screen) ? screen : decodeGray(screen, 'screen', { limits: options.limits }),
-    isGray(template) ? template : decodeGray(template, 'template', { limits: options.limits }),
+    isGray(screen) ? checkGray(screen, 'screen', options.limits) : decodeGray(screen, 'screen', { limits: options.limits }),
+    isGray(template) ? checkGray(template, 'template', options.limits) : decodeGray(template, 'template', { limits: options.limits }),
     loadOpenCv(),
   ]);
   return matchTemplateGray(cv, screenGray, templateGray, settings, options.trace);

@@ -109,6 +109,13 @@ describe('findTemplate', () => {
     await expect(findTemplate(template, pngDeclaring(9000, 10))).rejects.toMatchObject({ code: 'image_too_large', extra: { role: 'template', width: 9000 } });
   });
 
+  it('checks a decoded picture handed in: one byte per pixel, within the limits', async () => {
+    const template = await crop(catalog.png, 72, 426, 120, 120);
+    await expect(findTemplate({ width: 10, height: 10, data: new Uint8Array(99) }, template)).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(findTemplate({ width: -1, height: 10, data: new Uint8Array(0) }, template)).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(findTemplate(flat(9000, 10, 1), template)).rejects.toBeInstanceOf(ImageTooLargeError);
+  });
+
   it('validates its options', async () => {
     const template = await crop(catalog.png, 72, 426, 120, 120);
     for (const options of [{ threshold: 1.5 }, { threshold: Number.NaN }, { scales: { min: 2, max: 1 } }, { scales: { min: 0.01, max: 1 } }, { maxMatches: 0 }, { maxMatches: 1.5 }]) {

@@ -42,6 +42,8 @@ function catalogueFor(apps: unknown[] = []): SimCatalogue {
   const key = JSON.stringify(apps);
   let catalogue = catalogues.get(key);
   if (!catalogue) {
+    // A handful of app sets at most in a test run; a caller varying them without end is not kept.
+    if (catalogues.size >= 16) catalogues.clear();
     catalogue = createSimCatalogue(apps);
     catalogues.set(key, catalogue);
   }
