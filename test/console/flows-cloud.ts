@@ -91,8 +91,13 @@ export async function cloudDevice(w: World): Promise<void> {
   await expect.poll(() => shot.getByTestId('screenshot-image').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1080);
   expect(await shot.getByRole('link', { name: 'Download PNG' }).getAttribute('download')).toMatch(/\.png$/);
   await checkLivePage(page, 'device-cloud-screenshot');
+  // One Escape closes one layer: the screenshot, not the drawer under it; the next one closes the drawer.
   await page.keyboard.press('Escape');
   await expect.poll(() => shot.isVisible()).toBe(false);
+  await page.waitForTimeout(500); // longer than any closing transition
+  expect(await drawer.isVisible(), 'the device drawer is still open after one Escape').toBe(true);
+  await page.keyboard.press('Escape');
+  await expect.poll(() => drawer.isVisible()).toBe(false);
   drawer = await openDrawer(page);
 
   // Apps: a file that is not an APK is refused with the API's sentence; a real APK installs.

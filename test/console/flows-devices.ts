@@ -61,7 +61,7 @@ export async function groupsAndDevices(w: World): Promise<void> {
   await choose(page, 'Group', 'Office phones', page.getByRole('main'));
   await expect.poll(() => page.getByText('1–2 of 2 devices').isVisible()).toBe(true);
   await page.getByRole('textbox', { name: 'Filter by name' }).fill('galaxy');
-  await expect.poll(() => page.getByText('1–1 of 1 devices').isVisible()).toBe(true);
+  await expect.poll(() => page.getByText('1–1 of 1 device', { exact: true }).isVisible()).toBe(true);
   await page.getByRole('textbox', { name: 'Filter by name' }).fill('');
   await page.getByRole('main').getByRole('combobox', { name: 'Group', exact: true }).click();
   await page.getByRole('option', { name: 'Office phones' }).click(); // choosing it again clears it
@@ -83,7 +83,7 @@ export async function groupsAndDevices(w: World): Promise<void> {
   await page.getByRole('dialog').getByRole('button', { name: 'Save group' }).click();
   await expect.poll(() => page.getByRole('row', { name: /Cloud fleet/ }).innerText()).toMatch(/Frankfurt/);
   await page.getByRole('textbox', { name: 'Filter by description' }).fill('frankfurt');
-  await expect.poll(() => page.getByText('1–1 of 1 groups').isVisible()).toBe(true);
+  await expect.poll(() => page.getByText('1–1 of 1 group', { exact: true }).isVisible()).toBe(true);
   expect(new URL(page.url()).search).toBe('?description=frankfurt');
   await page.getByRole('textbox', { name: 'Filter by description' }).fill('');
   await expect.poll(() => page.getByText('1–2 of 2 groups').isVisible()).toBe(true);
@@ -135,17 +135,17 @@ export async function runs(w: World): Promise<void> {
   await expect.poll(() => page.getByText('1–2 of 2 runs').isVisible()).toBe(true);
   await page.getByRole('combobox', { name: 'Status', exact: true }).click();
   await page.getByRole('option', { name: 'failed' }).click();
-  await expect.poll(() => page.getByText('1–1 of 1 runs').isVisible()).toBe(true);
+  await expect.poll(() => page.getByText('1–1 of 1 run', { exact: true }).isVisible()).toBe(true);
   expect(await page.getByRole('row', { name: /local-checkout-0002/ }).innerText()).toMatch(/failed[\s\S]*Galaxy S23[\s\S]*1 min 23 s[\s\S]*2/);
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await expect.poll(() => page.getByText('1–2 of 2 runs').isVisible()).toBe(true);
   // The time filters (the inputs speak the browser's local time, to the minute).
   await page.getByRole('textbox', { name: 'Started from', exact: true }).fill(localMinute(Date.now() - 120_000));
-  await expect.poll(() => page.getByText('1–1 of 1 runs').isVisible()).toBe(true);
+  await expect.poll(() => page.getByText('1–1 of 1 run', { exact: true }).isVisible()).toBe(true);
   expect(await page.getByRole('row', { name: /local-checkout-0001/ }).isVisible()).toBe(true);
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await page.getByRole('textbox', { name: 'Started until', exact: true }).fill(localMinute(Date.now() - 300_000));
-  await expect.poll(() => page.getByText('1–1 of 1 runs').isVisible()).toBe(true);
+  await expect.poll(() => page.getByText('1–1 of 1 run', { exact: true }).isVisible()).toBe(true);
   expect(await page.getByRole('row', { name: /local-checkout-0002/ }).isVisible()).toBe(true);
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await expect.poll(() => page.getByText('1–2 of 2 runs').isVisible()).toBe(true);

@@ -76,7 +76,7 @@ export async function macros(w: World): Promise<void> {
   await page.getByRole('button', { name: 'Page 2' }).click();
   await expect.poll(() => page.getByText('21–24 of 24 macros').isVisible()).toBe(true);
   await page.getByRole('textbox', { name: 'Filter by name' }).fill('flow');
-  await expect.poll(() => page.getByText('1–1 of 1 macros').isVisible()).toBe(true);
+  await expect.poll(() => page.getByText('1–1 of 1 macro', { exact: true }).isVisible()).toBe(true);
   expect(new URL(page.url()).search).toBe('?name=flow');
   // Deleting asks first, and the list knows.
   await page.getByRole('textbox', { name: 'Filter by name' }).fill('Batch job 22');
@@ -108,6 +108,7 @@ export async function code(w: World): Promise<void> {
   await chooser.setInputFiles({ name: 'checkout-flow.zip', mimeType: 'application/zip', buffer: zip });
   await upload.click();
   await expect.poll(() => page.getByRole('status').filter({ hasText: 'Uploaded: this is now the current code' }).isVisible()).toBe(true);
+  expect(await page.getByRole('status').filter({ hasText: 'Uploaded' }).innerText()).toContain('3 files, ');
   await expect.poll(() => page.getByText('Current code snapshot').isVisible()).toBe(true);
   const hash = worktreeHash(Object.entries(files).map(([path, content]) => ({ path, content })));
   await expect.poll(() => page.getByText(hash).isVisible()).toBe(true);

@@ -1,8 +1,8 @@
 // The browser side of the console's end-to-end tests: Debian's Chromium driven headless by
 // playwright-core (Playwright gives each launch a fresh temporary --user-data-dir), the
-// console built when its sources are newer than the build, an axe-core check, screenshots.
+// console built when its sources changed since the last build, an axe-core check, screenshots.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -13,7 +13,6 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
 export const VIEWPORT = { width: 1280, height: 800 };
 export const SCREENSHOTS = 'docs/screenshots';
-const CONSOLE_DIST = 'dist/console';
 
 /** Why the browser tests do not run here, or null when they do. */
 export function skipReason(): string | null {
@@ -22,20 +21,12 @@ export function skipReason(): string | null {
   return null;
 }
 
-function newestMtime(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))));
-}
-
-/** Runs `vite build` when web/ changed after the last build (or there is none). */
+/**
+ * Builds the console unless the last build was made from the same web/ and lock file (their
+ * content hash, scripts/build-changed.js, the check `npm start` makes too).
+ */
 export function buildConsoleIfStale(): void {
-  const built = join(CONSOLE_DIST, 'index.html');
-  if (existsSync(built) && statSync(built).mtimeMs >= newestMtime('web')) return;
-  const require = createRequire(import.meta.url);
-  const vite = join(require.resolve('vite/package.json'), '..', 'bin/vite.js');
-  // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
-  execFileSync(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });
+  execFileSync(process.execPath, ['scripts/build-changed.js', 'console'], { stdio: 'pipe' });
 }
 
 export function launchChromium(): Promise<Browser> {

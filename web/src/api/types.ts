@@ -25,6 +25,15 @@ export type ResponseOf<P extends keyof paths, M extends keyof paths[P], S extend
     : never
   : never;
 
+/** The query parameters of a route, as the data files take them. */
+export type QueryOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+/** The JSON body of a route. */
+export type BodyOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { requestBody?: infer B }
+  ? NonNullable<B> extends { content: { 'application/json': infer J } }
+    ? J
+    : never
+  : never;
+
 export type Scope = ApiKey['scopes'][number];
 export type ExpiresIn = NonNullable<paths['/api/api-keys']['post']['requestBody']>['content']['application/json']['expires_in'];
 export type WhoAmI = ResponseOf<'/api/whoami', 'get'>;
@@ -37,10 +46,4 @@ export type ImportResult = ResponseOf<'/api/proxy/import', 'post'>;
 export type RunLog = ResponseOf<'/api/executions/{execution_id}/logs', 'get'>;
 
 /** The paged-list shape of service-api.md. */
-export interface Paged<T> {
-  page: number;
-  page_size: number;
-  total_rows: number;
-  total_pages: number;
-  rows: T[];
-}
+export type { Paged } from '../lib/paging';

@@ -1,12 +1,23 @@
-// The navigation, in one list. A page that arrives with a later issue (schedules, maps,
-// authoring) is one more entry here and one in routes.tsx.
-import type { ComponentType } from 'react';
+// The areas of the console, in the order the navigation shows them: each entry is a page's
+// label, path, icon and the page itself (loaded on its first visit, its own chunk, so the
+// first load of `/` does not grow). An area that arrives with a later issue (images, menu
+// maps, schedules, authoring, a marketplace) is one more entry here; routes.tsx adds the
+// pages under an area (`/macros/:id`) and matches paths.
+import { type ComponentType, lazy } from 'react';
 import { CodeIcon, DeviceIcon, GroupIcon, HistoryIcon, HomeIcon, KeyIcon, ProxyIcon, UserIcon, WebhookIcon } from '../components/icons';
+
+export type PageComponent = ComponentType<{ params: Record<string, string> }>;
+
+/** A page component from its module, fetched when the page is first shown. */
+export function lazyPage<K extends string>(load: () => Promise<Record<K, PageComponent>>, name: K): PageComponent {
+  return lazy(() => load().then((module): { default: PageComponent } => ({ default: module[name] })));
+}
 
 export interface NavItem {
   label: string;
   to: string;
   icon: ComponentType<{ size?: number }>;
+  page: PageComponent;
   /** Also active on paths under it (e.g. /macros/12). */
   prefix?: boolean;
 }
@@ -17,30 +28,30 @@ export interface NavSection {
 }
 
 export const NAV: NavSection[] = [
-  { title: null, items: [{ label: 'Overview', to: '/', icon: HomeIcon }] },
+  { title: null, items: [{ label: 'Overview', to: '/', icon: HomeIcon, page: lazyPage(() => import('../pages/overview/OverviewPage'), 'OverviewPage') }] },
   {
     title: 'Automate',
     items: [
-      { label: 'Macros', to: '/macros', icon: CodeIcon, prefix: true },
-      { label: 'Run history', to: '/runs', icon: HistoryIcon, prefix: true },
+      { label: 'Macros', to: '/macros', icon: CodeIcon, prefix: true, page: lazyPage(() => import('../pages/macros/MacrosPage'), 'MacrosPage') },
+      { label: 'Run history', to: '/runs', icon: HistoryIcon, prefix: true, page: lazyPage(() => import('../pages/runs/RunsPage'), 'RunsPage') },
     ],
   },
   {
     title: 'Devices',
     items: [
-      { label: 'Devices', to: '/devices', icon: DeviceIcon, prefix: true },
-      { label: 'Groups', to: '/groups', icon: GroupIcon, prefix: true },
+      { label: 'Devices', to: '/devices', icon: DeviceIcon, prefix: true, page: lazyPage(() => import('../pages/devices/DevicesPage'), 'DevicesPage') },
+      { label: 'Groups', to: '/groups', icon: GroupIcon, prefix: true, page: lazyPage(() => import('../pages/devices/GroupsPage'), 'GroupsPage') },
     ],
   },
   {
     title: 'Integrations',
     items: [
-      { label: 'Webhooks', to: '/webhooks', icon: WebhookIcon, prefix: true },
-      { label: 'Proxies', to: '/proxies', icon: ProxyIcon, prefix: true },
-      { label: 'API keys', to: '/keys', icon: KeyIcon },
+      { label: 'Webhooks', to: '/webhooks', icon: WebhookIcon, prefix: true, page: lazyPage(() => import('../pages/webhooks/WebhooksPage'), 'WebhooksPage') },
+      { label: 'Proxies', to: '/proxies', icon: ProxyIcon, prefix: true, page: lazyPage(() => import('../pages/proxies/ProxiesPage'), 'ProxiesPage') },
+      { label: 'API keys', to: '/keys', icon: KeyIcon, page: lazyPage(() => import('../pages/keys/ApiKeysPage'), 'ApiKeysPage') },
     ],
   },
-  { title: 'Account', items: [{ label: 'Plan and account', to: '/account', icon: UserIcon }] },
+  { title: 'Account', items: [{ label: 'Plan and account', to: '/account', icon: UserIcon, page: lazyPage(() => import('../pages/account/AccountPage'), 'AccountPage') }] },
 ];
 
 export function isActive(item: NavItem, path: string): boolean {

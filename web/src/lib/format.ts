@@ -19,3 +19,11 @@ export function formatDuration(ms: number): string {
   if (minutes < 60) return `${minutes} min ${seconds % 60} s`;
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
+
+/** A count with its noun in the right number: "1 file", "3 files", "1 delivery" (`other` given). */
+export function plural(count: number, one: string, other = `${one}s`): string {
+  return `${count} ${count === 1 ? one : other}`;
+}
+
+/** What a set of files holds, in words: "1 file, 120 B", "12 files, 3.4 KB" (a code upload). */
+export const filesSummary = (fileCount: number, bytes: number): string => `${plural(fileCount, 'file')}, ${formatBytes(bytes)}`;

@@ -1,9 +1,9 @@
 // Who is signed in. The session itself is the HttpOnly cookie that sign-up and sign-in set;
 // the console only asks /api/auth/me who that is, and signs out through the API.
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { api } from '../api/client';
-import { ApiError, unwrap } from '../api/errors';
+import { ApiError } from '../api/errors';
 import type { Subscription, User } from '../api/types';
+import { me, signOut as endSession } from '../pages/auth/auth-api';
 
 export interface SessionState {
   /** undefined while the first check runs, null when signed out. */
@@ -25,9 +25,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const refresh = useCallback(async () => {
     try {
-      const me = await unwrap(api.GET('/api/auth/me'));
-      setUser(me.user);
-      setSubscription(me.subscription);
+      const answer = await me();
+      setUser(answer.user);
+      setSubscription(answer.subscription);
       setBootError(undefined);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
@@ -49,7 +49,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const signOut = useCallback(async () => {
-    await unwrap(api.POST('/api/auth/logout'));
+    await endSession();
     setUser(null);
     setSubscription(null);
   }, []);

@@ -4,8 +4,6 @@
 // /api/auth/me answered at sign-in, and this page refreshes it too.
 import { Button, Card, DataList, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { navigate } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PageHeader } from '../../components/PageHeader';
@@ -13,11 +11,12 @@ import { exactTime } from '../../components/Time';
 import { useAsync } from '../../lib/use-async';
 import { useSession, useUser } from '../../state/session';
 import { PlanCard } from './PlanCard';
+import { subscription as readSubscription } from './account-api';
 
 export function AccountPage() {
   const user = useUser();
   const { subscription: atSignIn, signOut, refresh } = useSession();
-  const billing = useAsync(() => unwrap(api.GET('/api/billing/subscription')), []);
+  const billing = useAsync(readSubscription, []);
   const subscription = billing.data ?? atSignIn;
   // When the operator changed the plan since sign-in, the header badge follows.
   useEffect(() => {

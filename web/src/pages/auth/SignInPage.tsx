@@ -1,20 +1,19 @@
 // Sign in with email and password; the API sets the session cookie.
 import { Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { Link } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAction } from '../../lib/use-async';
 import { useSession } from '../../state/session';
 import { AuthLayout } from './AuthLayout';
+import { signIn } from './auth-api';
 
 export function SignInPage() {
   const { signedIn } = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const login = useAction(async () => {
-    const result = await unwrap(api.POST('/api/auth/login', { body: { email, password } }));
+    const result = await signIn({ email, password });
     signedIn(result.user, result.subscription);
   });
   const submit = (event: FormEvent) => {

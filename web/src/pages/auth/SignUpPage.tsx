@@ -1,13 +1,12 @@
 // Create an account: it starts a 14-day trial and signs in at once.
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { Link } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAction } from '../../lib/use-async';
 import { useSession } from '../../state/session';
 import { AuthLayout } from './AuthLayout';
+import { signUp } from './auth-api';
 
 export function SignUpPage() {
   const { signedIn } = useSession();
@@ -15,7 +14,7 @@ export function SignUpPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const signup = useAction(async () => {
-    const result = await unwrap(api.POST('/api/auth/signup', { body: { email, password, ...(name.trim() ? { name: name.trim() } : {}) } }));
+    const result = await signUp({ email, password, ...(name.trim() ? { name: name.trim() } : {}) });
     signedIn(result.user, result.subscription);
   });
   const submit = (event: FormEvent) => {

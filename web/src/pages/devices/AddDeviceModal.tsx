@@ -2,11 +2,10 @@
 // optionally the group of its kind it joins.
 import { Button, Group, Modal, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { Device, DeviceGroup } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAction } from '../../lib/use-async';
+import { createCloudDevice, createLocalDevice } from './devices-api';
 
 export type DeviceKind = 'local' | 'cloud';
 
@@ -23,8 +22,8 @@ export function AddDeviceModal({ kind, groups, onClose, onCreated }: {
     const group_id = groupId ? Number(groupId) : undefined;
     const device =
       kind === 'cloud'
-        ? await unwrap(api.POST('/api/hosted/devices', { body: { name, ...(group_id ? { group_id } : {}) } }))
-        : await unwrap(api.POST('/api/emulator/devices', { body: { name, port: Number(port), ...(group_id ? { group_id } : {}) } }));
+        ? await createCloudDevice({ name, ...(group_id ? { group_id } : {}) })
+        : await createLocalDevice({ name, port: Number(port), ...(group_id ? { group_id } : {}) });
     onCreated(device);
     onClose();
   });

@@ -6,13 +6,16 @@ import { Anchor, Button, Card, DataList, Drawer, Group, Stack, Text, Title } fro
 import type { Device } from '../../api/types';
 import { Link } from '../../app/router';
 import { exactTime } from '../../components/Time';
+import { useLayerEscape } from '../../lib/use-layer-escape';
 import { CloudDeviceSection } from './cloud/CloudDeviceSection';
 import { DeviceProxySection } from './DeviceProxySection';
 import type { Lookups } from './lookups';
 
 export function DeviceDrawer({ device, lookups, onClose, onEdit, onChanged }: { device: Device | null; lookups: Lookups; onClose: () => void; onEdit: (device: Device) => void; onChanged: () => void }) {
+  // The cloud section opens dialogs over the drawer: Escape in one of them closes only it.
+  const layer = useLayerEscape<HTMLDivElement>(device !== null, onClose);
   return (
-    <Drawer opened={device !== null} onClose={onClose} position="right" size={device?.is_hosted ? 'xl' : 'lg'} title={device?.name}>
+    <Drawer ref={layer} closeOnEscape={false} opened={device !== null} onClose={onClose} position="right" size={device?.is_hosted ? 'xl' : 'lg'} title={device?.name}>
       {device && (
         <Stack gap="md">
           <Card aria-labelledby="device-summary-title">

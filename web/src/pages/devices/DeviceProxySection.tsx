@@ -1,18 +1,17 @@
 // The proxy a device goes through (GET /api/proxy/devices/{device_id}: a list of at most
 // one), with the way to the assignments tab where it is changed or its connection info read.
 import { Anchor, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { Link } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { StatusBadge } from '../../components/StatusBadge';
 import { Time } from '../../components/Time';
 import { useAsync } from '../../lib/use-async';
+import { deviceProxy } from '../proxies/proxies-api';
 
 export function DeviceProxySection({ deviceId }: { deviceId: number }) {
-  const proxy = useAsync(() => unwrap(api.GET('/api/proxy/devices/{device_id}', { params: { path: { device_id: deviceId } } })), [deviceId]);
-  const assignment = proxy.data?.items[0];
+  const proxy = useAsync(() => deviceProxy(deviceId), [deviceId]);
+  const assignment = proxy.data;
   return (
     <Card aria-labelledby="device-proxy-title">
       <Stack gap="xs">

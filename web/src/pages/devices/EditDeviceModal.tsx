@@ -3,12 +3,12 @@
 // when the macro changes.
 import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { Device } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAction, useAsync } from '../../lib/use-async';
 import type { Lookups } from './lookups';
+import { listProfiles } from '../macros/macros-api';
+import { updateDevice } from './devices-api';
 
 const idOrNull = (value: string | null) => (value ? Number(value) : null);
 
@@ -19,7 +19,7 @@ export function EditDeviceModal({ device, lookups, onClose, onSaved }: { device:
   const [profileId, setProfileId] = useState<string | null>(null);
   const macro = lookups.macros.find((m) => String(m.id) === macroId);
   const profiles = useAsync(
-    () => (macro?.kind === 'python' ? unwrap(api.GET('/api/macro-setting-profiles', { params: { query: { macro_id: macro.id } } })).then((r) => r.items) : Promise.resolve([])),
+    () => (macro?.kind === 'python' ? listProfiles(macro.id) : Promise.resolve([])),
     [macro?.id],
   );
   useEffect(() => {
@@ -41,7 +41,7 @@ export function EditDeviceModal({ device, lookups, onClose, onSaved }: { device:
     const picked = profiles.data?.find((p) => String(p.id) === profileId);
     if (picked && picked.id !== device.profile_id) body.profile_id = picked.id;
     if (Object.keys(body).length === 0) return onClose();
-    await unwrap(api.PUT('/api/emulator/devices/{id}', { params: { path: { id: device.id } }, body }));
+    await updateDevice(device.id, body);
     onSaved();
     onClose();
   });

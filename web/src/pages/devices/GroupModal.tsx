@@ -2,11 +2,10 @@
 // is fixed at creation).
 import { Button, Group, Modal, SegmentedControl, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { DeviceGroup } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAction } from '../../lib/use-async';
+import { createGroup, updateGroup } from './devices-api';
 
 export function GroupModal({ group, opened, onClose, onSaved }: { group: DeviceGroup | null; opened: boolean; onClose: () => void; onSaved: (group: DeviceGroup) => void }) {
   const [name, setName] = useState('');
@@ -14,8 +13,8 @@ export function GroupModal({ group, opened, onClose, onSaved }: { group: DeviceG
   const [description, setDescription] = useState('');
   const save = useAction(async () => {
     const saved = group
-      ? await unwrap(api.PUT('/api/emulator/groups/{id}', { params: { path: { id: group.id } }, body: { name, description: description.trim() ? description : null } }))
-      : await unwrap(api.POST('/api/emulator/groups', { body: { name, kind, ...(description.trim() ? { description } : {}) } }));
+      ? await updateGroup(group.id, { name, description: description.trim() ? description : null })
+      : await createGroup({ name, kind, ...(description.trim() ? { description } : {}) });
     onSaved(saved);
     onClose();
   });

@@ -1,9 +1,9 @@
 // Names for the ids in device rows and choices for the forms: the user's groups and macros,
 // the first 200 of each.
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { DeviceGroup, Macro } from '../../api/types';
 import { useAsync } from '../../lib/use-async';
+import { listMacros } from '../macros/macros-api';
+import { CHOICES_PAGE, listGroups } from './devices-api';
 
 export interface Lookups {
   groups: DeviceGroup[];
@@ -13,11 +13,11 @@ export interface Lookups {
 }
 
 export async function loadGroups(): Promise<DeviceGroup[]> {
-  return (await unwrap(api.GET('/api/emulator/groups', { params: { query: { page_size: 200, sort: 'name' } } }))).rows;
+  return (await listGroups({ page_size: CHOICES_PAGE, sort: 'name' })).rows;
 }
 
 export async function loadMacros(): Promise<Macro[]> {
-  return (await unwrap(api.GET('/api/macros', { params: { query: { page_size: 200 } } }))).rows;
+  return (await listMacros({ page_size: CHOICES_PAGE })).rows;
 }
 
 export function useLookups(): Lookups & { reload(): void } {

@@ -1,32 +1,43 @@
 // API keys: create (with the AI-client preset), list with state and last use, revoke.
-import { Badge, Button, Card, Group, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Text } from '@mantine/core';
 import { useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { ApiKey } from '../../api/types';
-import { setQuery, useLocation } from '../../app/router';
-import { Confirm } from '../../components/Confirm';
-import { Empty } from '../../components/Empty';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { useLocation } from '../../app/router';
 import { KeyIcon, PlusIcon, SparkIcon } from '../../components/icons';
-import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { Pager, pageFrom } from '../../components/Pager';
+import { pageFrom } from '../../components/Pager';
+import { type Column, ResourceTable } from '../../components/ResourceTable';
+import { pageLocally } from '../../lib/paging';
 import { StatusBadge } from '../../components/StatusBadge';
 import { Time } from '../../components/Time';
 import { useAsync } from '../../lib/use-async';
 import { CreateKeyModal, type KeyPreset } from './CreateKeyModal';
+import { listKeys, revokeKey } from './keys-api';
 
 const PAGE_SIZE = 20;
 
+const COLUMNS: Column<ApiKey>[] = [
+  { header: 'Name', cell: (key) => <Text size="sm" fw={600}>{key.name}</Text> },
+  { header: 'Key', cell: (key) => <Text className="mono">{key.prefix}…</Text> },
+  {
+    header: 'Scopes',
+    cell: (key) =>
+      key.scopes.length === 0 ? (
+        <Badge variant="outline" color="indigo" tt="none">Full access</Badge>
+      ) : (
+        <Group gap={4}>{key.scopes.map((s) => <Badge key={s} variant="light" color="gray" tt="none">{s}</Badge>)}</Group>
+      ),
+  },
+  { header: 'State', cell: (key) => <StatusBadge value={key.state} /> },
+  { header: 'Last used', cell: (key) => <Text size="sm"><Time value={key.last_used_at} empty="Never" /></Text> },
+  { header: 'Expires', cell: (key) => <Text size="sm">{key.expires_at ? <Time value={key.expires_at} /> : 'Never'}</Text> },
+];
+
 export function ApiKeysPage() {
-  const keys = useAsync(() => unwrap(api.GET('/api/api-keys')), []);
+  const keys = useAsync(listKeys, []);
   const [dialog, setDialog] = useState<KeyPreset | null>(null);
-  const { query } = useLocation();
-  const page = pageFrom(query);
-  const items = keys.data?.items ?? [];
-  const active = items.filter((k) => k.state === 'Active').length;
-  const shown = items.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const page = pageFrom(useLocation().query);
+  const active = (keys.data ?? []).filter((k) => k.state === 'Active').length;
 
   return (
     <>
@@ -40,78 +51,34 @@ export function ApiKeysPage() {
           </>
         }
       />
-      <ErrorAlert error={keys.error} title="Could not load your keys" />
-      <Card p={0}>
-        <Group justify="space-between" px="lg" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
-          <Text fw={600}>Your keys</Text>
-          <Text size="sm" c="dimmed">{active} of 25 active</Text>
-        </Group>
-        {keys.loading && !keys.data ? (
-          <Loading label="Loading keys…" />
-        ) : items.length === 0 ? (
-          <Empty icon={<KeyIcon size={22} />} title="No API keys yet" action={<Button onClick={() => setDialog('custom')}>Create your first key</Button>}>
-            Create a key to call the API from a script, push code with svc, or connect an AI client.
-          </Empty>
-        ) : (
-          <Table.ScrollContainer minWidth={880}>
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Key</Table.Th>
-                  <Table.Th>Scopes</Table.Th>
-                  <Table.Th>State</Table.Th>
-                  <Table.Th>Last used</Table.Th>
-                  <Table.Th>Expires</Table.Th>
-                  <Table.Th><span className="visually-hidden">Actions</span></Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {shown.map((key) => <KeyRow key={key.id} apiKey={key} onRevoked={keys.reload} />)}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Card>
-      {items.length > 0 && <Pager noun="keys" info={{ page, page_size: PAGE_SIZE, total_rows: items.length, total_pages: Math.ceil(items.length / PAGE_SIZE) }} onPage={(p) => setQuery({ page: p })} />}
+      <ResourceTable
+        noun="key"
+        list={pageLocally(keys, page, PAGE_SIZE)}
+        columns={COLUMNS}
+        rowKey={(key) => key.id}
+        minWidth={880}
+        errorTitle="Could not load your keys"
+        toolbar={<><Text fw={600}>Your keys</Text><Text size="sm" c="dimmed">{active} of 25 active</Text></>}
+        empty={{
+          icon: <KeyIcon size={22} />,
+          title: 'No API keys yet',
+          body: 'Create a key to call the API from a script, push code with svc, or connect an AI client.',
+          action: <Button onClick={() => setDialog('custom')}>Create your first key</Button>,
+        }}
+        remove={{
+          verb: 'Revoke',
+          buttonLabel: (key) => `Revoke ${key.name}`,
+          allowed: (key) => key.state === 'Active',
+          title: 'Revoke this key?',
+          confirmLabel: 'Revoke key',
+          body: (key) => <>“{key.name}” ({key.prefix}…) stops working at once: the next request with it gets 401. This cannot be undone.</>,
+          run: async (key) => {
+            await revokeKey(key.id);
+            keys.reload();
+          },
+        }}
+      />
       <CreateKeyModal opened={dialog !== null} preset={dialog ?? 'custom'} onClose={() => setDialog(null)} onCreated={keys.reload} />
     </>
-  );
-}
-
-function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }) {
-  const revoke = async () => {
-    await unwrap(api.DELETE('/api/api-keys/{id}', { params: { path: { id: apiKey.id } } }));
-    onRevoked();
-  };
-  return (
-    <Table.Tr>
-      <Table.Td>
-        <Text size="sm" fw={600}>{apiKey.name}</Text>
-      </Table.Td>
-      <Table.Td><Text className="mono">{apiKey.prefix}…</Text></Table.Td>
-      <Table.Td>
-        {apiKey.scopes.length === 0 ? (
-          <Badge variant="outline" color="indigo" tt="none">Full access</Badge>
-        ) : (
-          <Group gap={4}>{apiKey.scopes.map((s) => <Badge key={s} variant="light" color="gray" tt="none">{s}</Badge>)}</Group>
-        )}
-      </Table.Td>
-      <Table.Td><StatusBadge value={apiKey.state} /></Table.Td>
-      <Table.Td><Text size="sm"><Time value={apiKey.last_used_at} empty="Never" /></Text></Table.Td>
-      <Table.Td><Text size="sm">{apiKey.expires_at ? <Time value={apiKey.expires_at} /> : 'Never'}</Text></Table.Td>
-      <Table.Td ta="right">
-        {apiKey.state === 'Active' && (
-          <Confirm
-            title="Revoke this key?"
-            confirmLabel="Revoke key"
-            onConfirm={revoke}
-            trigger={(open) => <Button size="xs" variant="subtle" color="red" onClick={open} aria-label={`Revoke ${apiKey.name}`}>Revoke</Button>}
-          >
-            “{apiKey.name}” ({apiKey.prefix}…) stops working at once: the next request with it gets 401. This cannot be undone.
-          </Confirm>
-        )}
-      </Table.Td>
-    </Table.Tr>
   );
 }

@@ -2,13 +2,12 @@
 // preset. The answer carries the whole key once; it is shown with a copy button.
 import { Alert, Button, Checkbox, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { ExpiresIn, Scope } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { SecretOnce } from '../../components/SecretOnce';
 import { useAction } from '../../lib/use-async';
 import { AI_CLIENT_PRESET, EXPIRY_CHOICES, SCOPE_INFO } from './scopes';
+import { createKey } from './keys-api';
 
 export type KeyPreset = 'custom' | 'ai-client';
 
@@ -18,7 +17,7 @@ export function CreateKeyModal({ opened, preset, onClose, onCreated }: { opened:
   const [scopes, setScopes] = useState<Scope[]>([]);
   const [created, setCreated] = useState<{ key: string; name: string } | null>(null);
   const create = useAction(async () => {
-    const result = await unwrap(api.POST('/api/api-keys', { body: { name, expires_in: expiresIn, scopes } }));
+    const result = await createKey({ name, expires_in: expiresIn, scopes });
     setCreated({ key: result.key, name: result.api_key.name });
     onCreated();
   });

@@ -3,14 +3,13 @@
 // with the field at fault) shown beside it.
 import { Anchor, Button, Card, Group, JsonInput, List, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { Macro } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAction } from '../../lib/use-async';
 import { formatProgram, parseProgram } from './program';
 import { useProgramCheck } from './use-program-check';
 import { TEXT } from '../../theme';
+import { updateMacro } from './macros-api';
 
 export function BlockEditor({ macro, onSaved }: { macro: Macro; onSaved: () => void }) {
   const original = formatProgram(macro.blocks);
@@ -21,7 +20,7 @@ export function BlockEditor({ macro, onSaved }: { macro: Macro; onSaved: () => v
   const valid = parsed.ok && check.errors.length === 0;
   const save = useAction(async () => {
     if (!parsed.ok || check.errors.length > 0) return;
-    await unwrap(api.PUT('/api/macros/{id}', { params: { path: { id: macro.id } }, body: { blocks: parsed.value } }));
+    await updateMacro(macro.id, { blocks: parsed.value });
     setText(formatProgram(parsed.value));
     setSaved(true);
     onSaved();

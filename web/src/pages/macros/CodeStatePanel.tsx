@@ -2,14 +2,14 @@
 // from the browser, and how to push code from the user's machine with `svc code push`.
 import { Card, Code, DataList, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { api } from '../../api/client';
-import { ApiError, unwrap } from '../../api/errors';
+import { ApiError } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { exactTime } from '../../components/Time';
 import { formatBytes } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
 import { UploadCodeCard } from './UploadCodeCard';
+import { codeState } from './macros-api';
 
 export function CodeStatePanel({ macroId }: { macroId: number }) {
   const [version, setVersion] = useState(0);
@@ -23,7 +23,7 @@ export function CodeStatePanel({ macroId }: { macroId: number }) {
 }
 
 function CodeState({ macroId, version }: { macroId: number; version: number }) {
-  const state = useAsync(() => unwrap(api.GET('/api/macros/{id}/code-state', { params: { path: { id: macroId } } })), [macroId, version]);
+  const state = useAsync(() => codeState(macroId), [macroId, version]);
   if (state.loading && !state.data) return <Loading label="Reading the code snapshot…" />;
   if (state.error instanceof ApiError && state.error.code === 'code_not_synced') {
     return (

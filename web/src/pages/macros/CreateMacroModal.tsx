@@ -1,13 +1,12 @@
 // A new macro: Python (its code arrives with `svc code push`) or block (a JSON program).
 import { Button, Group, JsonInput, Modal, SegmentedControl, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { navigate } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAction } from '../../lib/use-async';
 import { parseProgram } from './program';
 import { useProgramCheck } from './use-program-check';
+import { createMacro } from './macros-api';
 
 /** The empty program in the published form; `[]` is accepted too. */
 const EMPTY_PROGRAM = '{"version": 1, "steps": []}';
@@ -27,7 +26,7 @@ export function CreateMacroModal({ opened, onClose }: { opened: boolean; onClose
       ...(description.trim() ? { description } : {}),
       ...(kind === 'block' && parsed.ok ? { blocks: parsed.value } : {}),
     };
-    const macro = await unwrap(api.POST('/api/macros', { body }));
+    const macro = await createMacro(body);
     onClose();
     navigate(`/macros/${macro.id}`);
   });

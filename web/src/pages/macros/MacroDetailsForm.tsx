@@ -1,19 +1,18 @@
 // Renaming a macro and changing its description (PUT /api/macros/{id}).
 import { Button, Card, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { Macro } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAction } from '../../lib/use-async';
 import { TEXT } from '../../theme';
+import { updateMacro } from './macros-api';
 
 export function MacroDetailsForm({ macro, onSaved }: { macro: Macro; onSaved: () => void }) {
   const [name, setName] = useState(macro.name);
   const [description, setDescription] = useState(macro.description ?? '');
   const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
-    await unwrap(api.PUT('/api/macros/{id}', { params: { path: { id: macro.id } }, body: { name, description } }));
+    await updateMacro(macro.id, { name, description });
     setSaved(true);
     onSaved();
   });

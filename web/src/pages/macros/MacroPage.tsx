@@ -1,7 +1,5 @@
 // One macro: its details, its block program or its code state, and its settings profiles.
 import { Anchor, Button, Group, Tabs, Text } from '@mantine/core';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { Link, navigate, setQuery, useLocation } from '../../app/router';
 import { Confirm } from '../../components/Confirm';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -15,11 +13,12 @@ import { MacroDetailsForm } from './MacroDetailsForm';
 import { KindBadge } from './MacrosPage';
 import { ProfilesPanel } from './ProfilesPanel';
 import { TEXT } from '../../theme';
+import { deleteMacro, getMacro } from './macros-api';
 
 export function MacroPage({ params }: { params: Record<string, string> }) {
   const id = Number(params.id);
   const { query } = useLocation();
-  const macro = useAsync(() => unwrap(api.GET('/api/macros/{id}', { params: { path: { id } } })), [id]);
+  const macro = useAsync(() => getMacro(id), [id]);
   const back = <Anchor component={Link} to="/macros" size="sm">← Macros</Anchor>;
 
   if (macro.error) return <>{back}<ErrorAlert error={macro.error} title="Could not open this macro" /></>;
@@ -28,7 +27,7 @@ export function MacroPage({ params }: { params: Record<string, string> }) {
   const tabs = m.kind === 'block' ? ['details', 'program'] : ['details', 'code', 'profiles'];
   const tab = tabs.includes(query.get('tab') ?? '') ? (query.get('tab') as string) : tabs[0];
   const remove = async () => {
-    await unwrap(api.DELETE('/api/macros/{id}', { params: { path: { id } } }));
+    await deleteMacro(id);
     navigate('/macros');
   };
 

@@ -2,11 +2,10 @@
 // whole object replaces the stored one). `Default` keeps its name.
 import { Button, Group, JsonInput, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { Profile } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAction } from '../../lib/use-async';
+import { createProfile, updateProfile } from './macros-api';
 
 type Args = Profile['args'];
 
@@ -28,9 +27,9 @@ export function ProfileModal({ macroId, profile, opened, onClose, onSaved }: { m
     if (!parsed.ok) return;
     if (profile) {
       const body = profile.is_default ? { args: parsed.value } : { name, args: parsed.value };
-      await unwrap(api.PUT('/api/macro-setting-profiles/{id}', { params: { path: { id: profile.id } }, body }));
+      await updateProfile(profile.id, body);
     } else {
-      await unwrap(api.POST('/api/macro-setting-profiles', { body: { macro_id: macroId, name, args: parsed.value } }));
+      await createProfile({ macro_id: macroId, name, args: parsed.value });
     }
     onSaved();
     onClose();

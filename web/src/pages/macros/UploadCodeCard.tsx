@@ -3,13 +3,12 @@
 // the route asks for; the service checks the zip and answers in its own words.
 import { Alert, Button, Card, FileInput, Group, List, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { CodeUpload } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { formatBytes } from '../../lib/format';
+import { filesSummary, formatBytes } from '../../lib/format';
 import { useAction } from '../../lib/use-async';
 import { readZipTree, toBase64, ZipReadError } from '../../lib/zip-tree';
+import { uploadCode } from './macros-api';
 
 /** The route's body limit is 16 MiB of base64, the zip at most 10 MiB. */
 const MAX_ZIP_BYTES = 10 * 1024 * 1024;
@@ -23,7 +22,7 @@ export function UploadCodeCard({ macroId, onUploaded }: { macroId: number; onUpl
     const bytes = new Uint8Array(await zipFile.arrayBuffer());
     const tree = await readZipTree(bytes);
     const body = { zip_file_base64: toBase64(bytes), worktree_hash: tree.worktreeHash, ...(entryPath.trim() ? { entry_path: entryPath.trim() } : {}) };
-    const answer = await unwrap(api.POST('/api/macros/{id}/code-snapshot', { params: { path: { id: macroId } }, body }));
+    const answer = await uploadCode(macroId, body);
     setResult(answer);
     setFile(null);
     onUploaded();
@@ -59,7 +58,7 @@ export function UploadCodeCard({ macroId, onUploaded }: { macroId: number; onUpl
 function UploadResult({ result }: { result: CodeUpload }) {
   return (
     <Alert color="green" variant="light" role="status" title={result.created ? 'Uploaded: this is now the current code' : 'Unchanged: the macro already had this code, which is current again'}>
-      <Text size="sm">{result.file_count} files, {formatBytes(result.size_bytes)}; entry file <code>{result.entry_path}</code>.</Text>
+      <Text size="sm">{filesSummary(result.file_count, result.size_bytes)}; entry file <code>{result.entry_path}</code>.</Text>
       {result.warnings.length > 0 && (
         <List size="sm" mt="xs">
           {result.warnings.map((w) => <List.Item key={`${w.code}${w.path ?? ''}${w.line ?? ''}`}>{w.message}</List.Item>)}

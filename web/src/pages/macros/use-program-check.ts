@@ -3,16 +3,14 @@
 // arrived, or if it cannot be read, only the JSON syntax is checked here and the service
 // checks the rest when the program is saved.
 import { useEffect, useMemo, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { checkAgainstSchema, type Schema, type SchemaError } from '../../lib/schema-check';
 import type { Parsed } from './program';
+import { blockProgramSchema } from './macros-api';
 
 let schemaLoad: Promise<Schema> | null = null;
 
 function loadSchema(): Promise<Schema> {
-  // The route answers application/schema+json, which the generated types leave untyped.
-  schemaLoad ??= unwrap(api.GET('/schemas/block-program.json', { parseAs: 'json' })).then((body) => body as unknown as Schema);
+  schemaLoad ??= blockProgramSchema();
   schemaLoad.catch(() => {
     schemaLoad = null;
   });

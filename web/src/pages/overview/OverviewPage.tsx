@@ -1,8 +1,6 @@
 // The first page after signing in: the plan, counts of what exists, and the next steps.
 import type { ReactNode } from 'react';
 import { Anchor, Card, Code, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { Link } from '../../app/router';
 import { CheckIcon, CodeIcon, KeyIcon } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
@@ -10,14 +8,17 @@ import { useAsync } from '../../lib/use-async';
 import { useSession, useUser } from '../../state/session';
 import { PlanCard } from '../account/PlanCard';
 import { TEXT } from '../../theme';
+import { listDevices } from '../devices/devices-api';
+import { listKeys } from '../keys/keys-api';
+import { listMacros } from '../macros/macros-api';
 
 async function loadCounts() {
   const [keys, macros, devices] = await Promise.all([
-    unwrap(api.GET('/api/api-keys')),
-    unwrap(api.GET('/api/macros', { params: { query: { page_size: 1 } } })),
-    unwrap(api.GET('/api/emulator/devices', { params: { query: { page_size: 1 } } })),
+    listKeys(),
+    listMacros({ page_size: 1 }),
+    listDevices({ page_size: 1 }),
   ]);
-  return { activeKeys: keys.items.filter((k) => k.state === 'Active').length, macros: macros.total_rows, devices: devices.total_rows };
+  return { activeKeys: keys.filter((k) => k.state === 'Active').length, macros: macros.total_rows, devices: devices.total_rows };
 }
 
 export function OverviewPage() {

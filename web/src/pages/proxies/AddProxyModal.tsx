@@ -2,11 +2,10 @@
 // targeting (countries, region, ASN). The password is stored encrypted and never shown.
 import { Button, Group, Modal, NumberInput, PasswordInput, Select, SimpleGrid, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { Proxy } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAction } from '../../lib/use-async';
+import { addProxy } from './proxies-api';
 
 const GATEWAYS: NonNullable<Proxy['gateway']>[] = ['brightdata', 'oxylabs', 'decodo', 'iproyal', 'soax'];
 
@@ -33,7 +32,7 @@ export function AddProxyModal({ opened, onClose, onAdded }: { opened: boolean; o
       ...(password ? { password } : {}),
       ...(gateway ? { gateway, ...(countries.length ? { target_countries: countries } : {}), ...(excluded.length ? { exclude_countries: excluded } : {}), ...(city ? { target_city: city } : {}) } : {}),
     };
-    onAdded(await unwrap(api.POST('/api/proxy', { body })));
+    onAdded(await addProxy(body));
     onClose();
   });
   useEffect(() => {

@@ -2,19 +2,18 @@
 // user confirms a reveal, which the service writes to its audit log.
 import { Alert, Button, Code, DataList, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { ConnectionInfo, ProxyAssignment } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { useAction } from '../../lib/use-async';
+import { connectionInfo } from './proxies-api';
 
 export function ConnectionInfoModal({ assignment, onClose }: { assignment: ProxyAssignment | null; onClose: () => void }) {
   const [info, setInfo] = useState<ConnectionInfo | null>(null);
   const [asking, setAsking] = useState(false);
   const load = useAction(async (reveal: boolean) => {
     if (!assignment) return;
-    setInfo(await unwrap(api.GET('/api/proxy/assignments/{id}/connection-info', { params: { path: { id: assignment.id }, query: { include_secrets: reveal } } })));
+    setInfo(await connectionInfo(assignment.id, reveal));
     setAsking(false);
   });
   useEffect(() => {

@@ -1,18 +1,17 @@
 // Importing many proxies, one a line; the answer says which lines were refused and why.
 import { Alert, Button, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { ImportResult } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAction } from '../../lib/use-async';
 import { TEXT } from '../../theme';
+import { importProxies } from './proxies-api';
 
 export function ImportModal({ opened, onClose, onImported }: { opened: boolean; onClose: () => void; onImported: () => void }) {
   const [text, setText] = useState('');
   const [result, setResult] = useState<ImportResult | null>(null);
   const run = useAction(async () => {
-    setResult(await unwrap(api.POST('/api/proxy/import', { body: { proxies: text } })));
+    setResult(await importProxies(text));
     onImported();
   });
   useEffect(() => {

@@ -2,15 +2,14 @@
 // in SVG with a table behind each chart. The route's `days` leaves out days without samples;
 // the chart shows them as they are, one bar per day that had traffic.
 import { Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { api } from '../../api/client';
 import type { ProxyUsage } from '../../api/types';
-import { unwrap } from '../../api/errors';
 import { setQuery, useLocation } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { StackedBarChart } from '../../components/StackedBarChart';
 import { Loading } from '../../components/Loading';
 import { formatBytes } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
+import { usage as readUsage } from './proxies-api';
 
 const PERIODS = ['today', 'week', 'month', 'all'] as const;
 type Period = (typeof PERIODS)[number];
@@ -41,7 +40,7 @@ function proxyLabel(item: ProxyUsage['items'][number], all: ProxyUsage['items'])
 export function UsageTab() {
   const { query } = useLocation();
   const period = (PERIODS.find((p) => p === query.get('period')) ?? 'today') as Period;
-  const usage = useAsync(() => unwrap(api.GET('/api/proxy/usage', { params: { query: { period } } })), [period]);
+  const usage = useAsync(() => readUsage({ period }), [period]);
   const u = usage.data;
   return (
     <Stack>

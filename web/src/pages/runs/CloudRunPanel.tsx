@@ -5,20 +5,19 @@
 // must match the record's, or the panel says so.
 import { Button, Card, DataList, Group, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { StatusBadge } from '../../components/StatusBadge';
 import { exactTime } from '../../components/Time';
 import { useAction, useAsync } from '../../lib/use-async';
+import { getCloudRun, stopCloudRun } from './runs-api';
 
 const ACTIVE = new Set(['launching', 'running', 'stopping']);
 const POLL_MS = 2000;
 
 export function CloudRunPanel({ cloudRunId, executionId, onChanged }: { cloudRunId?: number; executionId: string; onChanged: () => void }) {
   const ref = cloudRunId ?? executionId;
-  const run = useAsync(() => unwrap(api.GET('/api/hosted/runs/{id}', { params: { path: { id: ref } } })), [ref]);
-  const stop = useAction(() => unwrap(api.POST('/api/hosted/runs/{id}/stop', { params: { path: { id: ref } } })));
+  const run = useAsync(() => getCloudRun(ref), [ref]);
+  const stop = useAction(() => stopCloudRun(ref));
   const state = run.data?.state;
   useEffect(() => {
     if (!state || !ACTIVE.has(state)) return;

@@ -3,12 +3,11 @@
 // the run; a later one with the same execution id ends it.
 import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { Run } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAction } from '../../lib/use-async';
 import { fromLocalInput, toLocalInput } from './time-input';
+import { reportRun } from './runs-api';
 
 type Status = Run['status'];
 export interface Choice { value: string; label: string }
@@ -46,7 +45,7 @@ export function ReportRunModal({ opened, onClose, onReported, run, macros, devic
       ...(ended && exitCode !== '' ? { exit_code: Number(exitCode) } : {}),
       ...(ended && errorMessage.trim() ? { error_message: errorMessage } : {}),
     };
-    onReported(await unwrap(api.POST('/api/executions/report', { body })));
+    onReported(await reportRun(body));
     onClose();
   });
   useEffect(() => {

@@ -2,9 +2,8 @@
 // after `last_seq`, every two seconds while the run is running (the live tail).
 import { Badge, Button, Group, Stack, Switch, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { runLog } from './runs-api';
 
 const POLL_MS = 2000;
 const MAX_KEPT = 5000;
@@ -23,7 +22,7 @@ export function RunLog({ executionId, running, onTick }: { executionId: string; 
     setLines(null);
     const read = async () => {
       try {
-        const log = await unwrap(api.GET('/api/executions/{execution_id}/logs', { params: { path: { execution_id: executionId }, query: { max_lines: 1000, ...(cursor.current ? { since_seq: cursor.current } : {}) } } }));
+        const log = await runLog(executionId, { max_lines: 1000, ...(cursor.current ? { since_seq: cursor.current } : {}) });
         if (stopped) return;
         cursor.current = log.last_seq;
         setLines((old) => [...(old ?? []), ...log.lines].slice(-MAX_KEPT));

@@ -2,8 +2,6 @@
 // run (`cr_` execution_id), the cloud run's state and Stop button, however the page was opened.
 import { Anchor, Box, Button, Card, DataList, Grid, Text, Title } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { Run } from '../../api/types';
 import { Link, useLocation } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -17,6 +15,7 @@ import { CloudRunPanel } from './CloudRunPanel';
 import { ReportRunModal } from './ReportRunModal';
 import { RunLog } from './RunLog';
 import { TEXT } from '../../theme';
+import { getRun } from './runs-api';
 
 export function RunPage({ params }: { params: Record<string, string> }) {
   const cloudRun = Number(useLocation().query.get('cloud_run')) || undefined;
@@ -28,7 +27,7 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function RunDetail({ id, cloudRunId }: { id: number; cloudRunId?: number }) {
-  const run = useAsync(() => unwrap(api.GET('/api/executions/{id}', { params: { path: { id } } })), [id]);
+  const run = useAsync(() => getRun(id), [id]);
   const [ending, setEnding] = useState(false);
   const back = <Anchor component={Link} to="/runs" size="sm">← Run history</Anchor>;
   if (run.error && !run.data) return <>{back}<ErrorAlert error={run.error} title="Could not open this run" /></>;

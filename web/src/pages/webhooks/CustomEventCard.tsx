@@ -2,10 +2,10 @@
 // emit through the application, delivered to every endpoint that takes `custom.*`.
 import { Alert, Button, Card, Group, JsonInput, NumberInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { plural } from '../../lib/format';
 import { useAction } from '../../lib/use-async';
+import { sendCustomEvent } from './webhooks-api';
 
 export function CustomEventCard() {
   const [type, setType] = useState('custom.order_shipped');
@@ -23,7 +23,7 @@ export function CustomEventCard() {
   const send = useAction(async () => {
     if (!parsed.ok) return;
     setResult(null);
-    setResult(await unwrap(api.POST('/api/webhooks/events', { body: { type, data: parsed.value, ...(deviceId !== '' ? { device_id: Number(deviceId) } : {}), ...(executionId ? { execution_id: executionId } : {}) } })));
+    setResult(await sendCustomEvent({ type, data: parsed.value, ...(deviceId !== '' ? { device_id: Number(deviceId) } : {}), ...(executionId ? { execution_id: executionId } : {}) }));
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -38,7 +38,7 @@ export function CustomEventCard() {
           <ErrorAlert error={send.error} title="The event was not sent" />
           {result && (
             <Alert color="green" variant="light" role="status">
-              Event {result.event_id} queued {result.deliveries} deliver{result.deliveries === 1 ? 'y' : 'ies'}.
+              Event {result.event_id} queued {plural(result.deliveries, 'delivery', 'deliveries')}.
             </Alert>
           )}
           <TextInput label="Type" description="custom. followed by 1 to 64 of a-z 0-9 . _ -" required value={type} onChange={(e) => setType(e.currentTarget.value)} />

@@ -2,8 +2,6 @@
 // sending it again.
 import { Alert, Anchor, Button, Card, Code, DataList, Grid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { Link } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
@@ -12,6 +10,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { exactTime } from '../../components/Time';
 import { useAction, useAsync } from '../../lib/use-async';
 import { TEXT } from '../../theme';
+import { getDelivery, listEndpoints, redeliver as sendAgain } from './webhooks-api';
 
 const pretty = (text: string) => {
   try {
@@ -28,11 +27,11 @@ export function DeliveryPage({ params }: { params: Record<string, string> }) {
 }
 
 function Delivery({ id }: { id: number }) {
-  const delivery = useAsync(() => unwrap(api.GET('/api/webhooks/deliveries/{id}', { params: { path: { id } } })), [id]);
-  const endpoints = useAsync(() => unwrap(api.GET('/api/webhooks')), []);
+  const delivery = useAsync(() => getDelivery(id), [id]);
+  const endpoints = useAsync(listEndpoints, []);
   const [requeued, setRequeued] = useState(false);
   const redeliver = useAction(async () => {
-    await unwrap(api.POST('/api/webhooks/deliveries/{id}/redeliver', { params: { path: { id } } }));
+    await sendAgain(id);
     setRequeued(true);
     delivery.reload();
   });
@@ -63,7 +62,7 @@ function Delivery({ id }: { id: number }) {
               <DataList.Item><DataList.ItemLabel>Created</DataList.ItemLabel><DataList.ItemValue>{exactTime(d.created_at)}</DataList.ItemValue></DataList.Item>
               <DataList.Item><DataList.ItemLabel>Endpoint</DataList.ItemLabel><DataList.ItemValue>
                 <Anchor component={Link} to={`/webhooks?tab=deliveries&endpoint_id=${d.endpoint_id}`} size="sm" style={{ wordBreak: 'break-all' }}>
-                  {endpoints.data?.items.find((e) => e.id === d.endpoint_id)?.url ?? `Endpoint ${d.endpoint_id}`}
+                  {endpoints.data?.find((e) => e.id === d.endpoint_id)?.url ?? `Endpoint ${d.endpoint_id}`}
                 </Anchor>
               </DataList.ItemValue></DataList.Item>
             </DataList>

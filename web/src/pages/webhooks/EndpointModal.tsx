@@ -2,13 +2,12 @@
 // devices' events reach it. A new endpoint's signing secret is shown once.
 import { Button, Group, Modal, MultiSelect, SegmentedControl, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { WebhookEndpoint } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { SecretOnce } from '../../components/SecretOnce';
 import { useAction } from '../../lib/use-async';
 import type { ScopeChoices } from './scope-choices';
+import { createEndpoint, updateEndpoint } from './webhooks-api';
 
 const EVENT_SUGGESTIONS = ['*', 'macro.*', 'macro.started', 'macro.completed', 'macro.failed', 'macro.stopped', 'custom.*'];
 type ScopeMode = WebhookEndpoint['scope_mode'];
@@ -29,11 +28,11 @@ export function EndpointModal({ endpoint, opened, choices, onClose, onSaved }: {
       ...(scopeMode === 'devices' ? { scope_device_ids: deviceIds.map(Number) } : {}),
     };
     if (endpoint) {
-      await unwrap(api.PUT('/api/webhooks/{id}', { params: { path: { id: endpoint.id } }, body: { url, description, event_types: eventTypes, enabled, ...scope } }));
+      await updateEndpoint(endpoint.id, { url, description, event_types: eventTypes, enabled, ...scope });
       onSaved();
       onClose();
     } else {
-      const created = await unwrap(api.POST('/api/webhooks', { body: { url, ...(description ? { description } : {}), event_types: eventTypes, ...scope } }));
+      const created = await createEndpoint({ url, ...(description ? { description } : {}), event_types: eventTypes, ...scope });
       setSecret({ secret: created.secret, warning: created.warning });
       onSaved();
     }

@@ -1,43 +1,70 @@
 // The webhook endpoints: state, what they take, the last success; test, edit, rotate the
 // secret, delete. An account holds at most 10, so the list is one page.
-import { Alert, Badge, Button, Card, Group, Menu, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Menu, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import type { WebhookEndpoint } from '../../api/types';
 import { setQuery } from '../../app/router';
 import { Confirm } from '../../components/Confirm';
-import { Empty } from '../../components/Empty';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PlusIcon, WebhookIcon } from '../../components/icons';
-import { Loading } from '../../components/Loading';
-import { Pager } from '../../components/Pager';
+import { type Column, ResourceTable } from '../../components/ResourceTable';
+import { pageLocally } from '../../lib/paging';
 import { SecretOnce } from '../../components/SecretOnce';
 import { StatusBadge } from '../../components/StatusBadge';
 import { Time } from '../../components/Time';
+import { plural } from '../../lib/format';
 import { useAction, useAsync } from '../../lib/use-async';
-import { EndpointModal } from './EndpointModal';
-import { type ScopeChoices, useScopeChoices } from './scope-choices';
 import { TEXT } from '../../theme';
+import { EndpointModal } from './EndpointModal';
+import { useScopeChoices } from './scope-choices';
+import { deleteEndpoint, listEndpoints, regenerateSecret, testEndpoint } from './webhooks-api';
+
+const MAX_ENDPOINTS = 10;
 
 const scopeText = (e: WebhookEndpoint) =>
-  e.scope_mode === 'all' ? 'All devices' : e.scope_mode === 'groups' ? `${e.scope_group_ids.length} group(s), ${e.scope_device_count} device(s)` : `${e.scope_device_ids.length} device(s)`;
+  e.scope_mode === 'all' ? 'All devices' : e.scope_mode === 'groups' ? `${plural(e.scope_group_ids.length, 'group')}, ${plural(e.scope_device_count, 'device')}` : plural(e.scope_device_ids.length, 'device');
+
+const COLUMNS: Column<WebhookEndpoint>[] = [
+  {
+    header: 'Endpoint',
+    maxWidth: 340,
+    cell: (e) => (
+      <>
+        <Text size="sm" fw={600} truncate="end" className="mono">{e.url}</Text>
+        <Text size="xs" c="dimmed" truncate="end">{e.description || `Secret ${e.secret_prefix}…`}</Text>
+      </>
+    ),
+  },
+  {
+    header: 'State',
+    cell: (e) => (
+      <>
+        <StatusBadge value={e.enabled ? 'enabled' : 'disabled'} label={e.enabled ? 'Enabled' : 'Disabled'} />
+        {!e.enabled && e.disabled_reason && <Text size="xs" c="dimmed" mt={2}>{e.disabled_reason === 'gone' ? 'The receiver answered 410 Gone' : `${plural(e.consecutive_failures, 'failure')} in a row`}</Text>}
+        {e.enabled && e.consecutive_failures > 0 && <Text size="xs" c={TEXT.warning} mt={2}>{e.consecutive_failures} failing</Text>}
+      </>
+    ),
+  },
+  { header: 'Events', cell: (e) => <Group gap={4}>{e.event_types.map((t) => <Badge key={t} variant="light" color="gray" tt="none">{t}</Badge>)}</Group> },
+  { header: 'From', cell: (e) => <Text size="sm">{scopeText(e)}</Text> },
+  { header: 'Last success', cell: (e) => <Text size="sm"><Time value={e.last_success_at} empty="Never" /></Text> },
+];
 
 export function EndpointsTab() {
-  const endpoints = useAsync(() => unwrap(api.GET('/api/webhooks')), []);
+  const endpoints = useAsync(listEndpoints, []);
   const choices = useScopeChoices();
   const [editing, setEditing] = useState<WebhookEndpoint | 'new' | null>(null);
+  const [rotating, setRotating] = useState<WebhookEndpoint | null>(null);
   const [notice, setNotice] = useState<{ text: string; endpointId: number } | null>(null);
   const [rotated, setRotated] = useState<{ secret: string; warning: string } | null>(null);
   const test = useAction(async (endpoint: WebhookEndpoint) => {
-    const result = await unwrap(api.POST('/api/webhooks/{id}/test', { params: { path: { id: endpoint.id } } }));
+    const result = await testEndpoint(endpoint.id);
     setNotice({ text: result.message, endpointId: endpoint.id });
   });
-  const items = endpoints.data?.items ?? [];
-  if (endpoints.loading && !endpoints.data) return <Loading label="Loading endpoints…" />;
+  const count = endpoints.data?.length ?? 0;
   return (
     <Stack>
-      <ErrorAlert error={endpoints.error ?? test.error} />
+      <ErrorAlert error={test.error} />
       {notice && (
         <Alert color="green" variant="light" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
           {notice.text}{' '}
@@ -50,82 +77,60 @@ export function EndpointsTab() {
           <Group justify="flex-end" mt="sm"><Button variant="default" onClick={() => setRotated(null)}>Done</Button></Group>
         </Card>
       )}
-      <Card p={0}>
-        <Group justify="space-between" px="lg" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
-          <Text fw={600}>Endpoints <Text span c="dimmed" size="sm">({items.length} of 10)</Text></Text>
-          <Button size="sm" leftSection={<PlusIcon size={16} />} onClick={() => setEditing('new')} disabled={items.length >= 10}>Add endpoint</Button>
-        </Group>
-        {items.length === 0 ? (
-          <Empty icon={<WebhookIcon size={22} />} title="No endpoints yet" action={<Button onClick={() => setEditing('new')}>Add an endpoint</Button>}>
-            The service sends a signed HTTPS POST to each endpoint when a run starts, ends or fails, and for your custom events.
-          </Empty>
-        ) : (
-          <Table.ScrollContainer minWidth={900}>
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Endpoint</Table.Th>
-                  <Table.Th>State</Table.Th>
-                  <Table.Th>Events</Table.Th>
-                  <Table.Th>From</Table.Th>
-                  <Table.Th>Last success</Table.Th>
-                  <Table.Th><span className="visually-hidden">Actions</span></Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((endpoint) => (
-                  <EndpointRow key={endpoint.id} endpoint={endpoint} choices={choices} testing={test.pending} onTest={() => void test.run(endpoint)} onEdit={() => setEditing(endpoint)} onRotated={setRotated} onChanged={endpoints.reload} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Card>
-      {items.length > 0 && <Pager noun="endpoints" info={{ page: 1, page_size: 10, total_rows: items.length, total_pages: 1 }} onPage={() => undefined} />}
+      <div>
+        <ResourceTable
+          noun="endpoint"
+          list={pageLocally(endpoints, 1, MAX_ENDPOINTS)}
+          columns={COLUMNS}
+          rowKey={(e) => e.id}
+          minWidth={900}
+          toolbar={
+            <>
+              <Text fw={600}>Endpoints <Text span c="dimmed" size="sm">({count} of {MAX_ENDPOINTS})</Text></Text>
+              <Button size="sm" leftSection={<PlusIcon size={16} />} onClick={() => setEditing('new')} disabled={count >= MAX_ENDPOINTS}>Add endpoint</Button>
+            </>
+          }
+          empty={{
+            icon: <WebhookIcon size={22} />,
+            title: 'No endpoints yet',
+            body: 'The service sends a signed HTTPS POST to each endpoint when a run starts, ends or fails, and for your custom events.',
+            action: <Button onClick={() => setEditing('new')}>Add an endpoint</Button>,
+          }}
+          rowActions={(e, confirmRemove) => (
+            <>
+              <Button size="xs" variant="light" loading={test.pending} onClick={() => void test.run(e)} aria-label={`Send test to ${e.url}`}>Send test</Button>
+              <Menu position="bottom-end">
+                <Menu.Target><Button size="xs" variant="subtle" aria-label={`More actions for ${e.url}`}>More</Button></Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item onClick={() => setEditing(e)}>Edit</Menu.Item>
+                  <Menu.Item onClick={() => setRotating(e)}>Regenerate secret</Menu.Item>
+                  <Menu.Item color="red" onClick={confirmRemove}>Delete</Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
+            </>
+          )}
+          remove={{
+            noButton: true,
+            buttonLabel: (e) => `Delete ${e.url}`,
+            title: 'Delete this endpoint?',
+            confirmLabel: 'Delete endpoint',
+            body: (e) => <>No more events go to {e.url}. Its delivery history stays readable.</>,
+            run: async (e) => {
+              await deleteEndpoint(e.id);
+              endpoints.reload();
+            },
+          }}
+        />
+      </div>
+      <Confirm title="Regenerate the signing secret?" confirmLabel="Regenerate" danger={false} opened={rotating !== null} onClose={() => setRotating(null)}
+        onConfirm={async () => {
+          if (!rotating) return;
+          setRotated(await regenerateSecret(rotating.id));
+          endpoints.reload();
+        }}>
+        Deliveries are signed with the new secret at once; update your receiver right after.
+      </Confirm>
       <EndpointModal endpoint={editing === 'new' ? null : editing} opened={editing !== null} choices={choices} onClose={() => setEditing(null)} onSaved={endpoints.reload} />
     </Stack>
-  );
-}
-
-function EndpointRow({ endpoint: e, testing, onTest, onEdit, onRotated, onChanged }: {
-  endpoint: WebhookEndpoint; choices: ScopeChoices; testing: boolean; onTest: () => void; onEdit: () => void; onRotated: (s: { secret: string; warning: string }) => void; onChanged: () => void;
-}) {
-  const [confirm, setConfirm] = useState<'rotate' | 'delete' | null>(null);
-  return (
-    <Table.Tr>
-      <Table.Td maw={340}>
-        <Text size="sm" fw={600} truncate="end" className="mono">{e.url}</Text>
-        <Text size="xs" c="dimmed" truncate="end">{e.description || `Secret ${e.secret_prefix}…`}</Text>
-      </Table.Td>
-      <Table.Td>
-        <StatusBadge value={e.enabled ? 'enabled' : 'disabled'} label={e.enabled ? 'Enabled' : 'Disabled'} />
-        {!e.enabled && e.disabled_reason && <Text size="xs" c="dimmed" mt={2}>{e.disabled_reason === 'gone' ? 'The receiver answered 410 Gone' : `${e.consecutive_failures} failures in a row`}</Text>}
-        {e.enabled && e.consecutive_failures > 0 && <Text size="xs" c={TEXT.warning} mt={2}>{e.consecutive_failures} failing</Text>}
-      </Table.Td>
-      <Table.Td><Group gap={4}>{e.event_types.map((t) => <Badge key={t} variant="light" color="gray" tt="none">{t}</Badge>)}</Group></Table.Td>
-      <Table.Td><Text size="sm">{scopeText(e)}</Text></Table.Td>
-      <Table.Td><Text size="sm"><Time value={e.last_success_at} empty="Never" /></Text></Table.Td>
-      <Table.Td ta="right">
-        <Group gap={4} justify="flex-end" wrap="nowrap">
-          <Button size="xs" variant="light" loading={testing} onClick={onTest} aria-label={`Send test to ${e.url}`}>Send test</Button>
-          <Menu position="bottom-end">
-            <Menu.Target><Button size="xs" variant="subtle" aria-label={`More actions for ${e.url}`}>More</Button></Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item onClick={onEdit}>Edit</Menu.Item>
-              <Menu.Item onClick={() => setConfirm('rotate')}>Regenerate secret</Menu.Item>
-              <Menu.Item color="red" onClick={() => setConfirm('delete')}>Delete</Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
-          <Confirm title="Regenerate the signing secret?" confirmLabel="Regenerate" danger={false} opened={confirm === 'rotate'} onClose={() => setConfirm(null)}
-            onConfirm={async () => { onRotated(await unwrap(api.POST('/api/webhooks/{id}/regenerate-secret', { params: { path: { id: e.id } } }))); onChanged(); }}>
-            Deliveries are signed with the new secret at once; update your receiver right after.
-          </Confirm>
-          <Confirm title="Delete this endpoint?" confirmLabel="Delete endpoint" opened={confirm === 'delete'} onClose={() => setConfirm(null)}
-            onConfirm={async () => { await unwrap(api.DELETE('/api/webhooks/{id}', { params: { path: { id: e.id } } })); onChanged(); }}>
-            No more events go to {e.url}. Its delivery history stays readable.
-          </Confirm>
-        </Group>
-      </Table.Td>
-    </Table.Tr>
   );
 }

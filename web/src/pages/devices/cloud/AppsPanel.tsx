@@ -2,15 +2,13 @@
 // upload progress shown; the API's sentence appears on a refusal (422 invalid_apk, 413, …).
 import { Button, FileInput, Group, Progress, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
-import { api } from '../../../api/client';
-import { unwrap } from '../../../api/errors';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { useAction, useAsync } from '../../../lib/use-async';
 import { TEXT } from '../../../theme';
-import { type InstalledApk, uploadApk } from './cloud-api';
+import { type InstalledApk, listApps, uploadApk } from './cloud-api';
 
 export function AppsPanel({ deviceId }: { deviceId: number }) {
-  const apps = useAsync(() => unwrap(api.GET('/api/hosted/devices/{id}/apps', { params: { path: { id: deviceId } } })), [deviceId]);
+  const apps = useAsync(() => listApps(deviceId), [deviceId]);
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState(0);
   const [installed, setInstalled] = useState<InstalledApk>();
@@ -26,7 +24,7 @@ export function AppsPanel({ deviceId }: { deviceId: number }) {
       apps.reload();
     }
   };
-  const items = apps.data?.items ?? [];
+  const items = apps.data ?? [];
   return (
     <Stack gap="xs">
       <Text size="sm" fw={600}>Apps</Text>

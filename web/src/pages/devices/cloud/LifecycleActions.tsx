@@ -2,13 +2,12 @@
 // is); the section then follows `hosted_state` (placing → starting → ready) by reloading the
 // device list until the device rests, and shows the steps as a progress bar.
 import { Button, Group, Progress, Stack, Text } from '@mantine/core';
-import { api } from '../../../api/client';
-import { unwrap } from '../../../api/errors';
 import type { Device } from '../../../api/types';
 import { Confirm } from '../../../components/Confirm';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { useAction } from '../../../lib/use-async';
 import { TEXT } from '../../../theme';
+import { deleteCloudDevice, startDevice, stopDevice } from './cloud-api';
 
 /** How far along the way to `ready` each state is, for the progress bar. */
 const PROGRESS: Record<string, number> = { placing: 25, starting: 60, ready: 100, stopping: 50 };
@@ -17,10 +16,10 @@ export const MOVING = new Set(['placing', 'starting', 'stopping']);
 export function LifecycleActions({ device, onChanged, onDeleted }: { device: Device; onChanged: () => void; onDeleted: () => void }) {
   const state = device.hosted_state ?? 'stopped';
   const id = device.id;
-  const start = useAction(() => unwrap(api.POST('/api/hosted/devices/{id}/start', { params: { path: { id } } })));
-  const stop = useAction(() => unwrap(api.POST('/api/hosted/devices/{id}/stop', { params: { path: { id } } })));
+  const start = useAction(() => startDevice(id));
+  const stop = useAction(() => stopDevice(id));
   const remove = async () => {
-    await unwrap(api.DELETE('/api/hosted/devices/{id}', { params: { path: { id } } }));
+    await deleteCloudDevice(id);
     onDeleted();
   };
   const canStart = state === 'stopped' || state === 'error';

@@ -5,18 +5,16 @@
 // docs/cloud-devices.md). A tap while a run is active answers 409 device_busy, shown as is.
 import { Stack, Text, UnstyledButton } from '@mantine/core';
 import { type MouseEvent, useState } from 'react';
-import { api } from '../../../api/client';
-import { unwrap } from '../../../api/errors';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { useAction, useAsync } from '../../../lib/use-async';
-import { liveUrl, screenSize } from './cloud-api';
+import { liveUrl, screenSize, tap } from './cloud-api';
 
 const clamp = (value: number, max: number) => Math.min(max - 1, Math.max(0, Math.floor(value)));
 
 export function LiveView({ deviceId }: { deviceId: number }) {
   const size = useAsync(() => screenSize(deviceId), [deviceId]);
   const [said, setSaid] = useState<string>();
-  const tap = useAction((x: number, y: number) => unwrap(api.POST('/api/hosted/devices/{id}/tap', { params: { path: { id: deviceId } }, body: { x, y } })));
+  const tapping = useAction((x: number, y: number) => tap(deviceId, x, y));
 
   const onClick = async (event: MouseEvent<HTMLButtonElement>) => {
     if (!size.data) return;
@@ -27,7 +25,7 @@ export function LiveView({ deviceId }: { deviceId: number }) {
     const [fx, fy] = event.detail === 0 ? [0.5, 0.5] : [(event.clientX - box.left) / box.width, (event.clientY - box.top) / box.height];
     const x = clamp(fx * size.data.width, size.data.width);
     const y = clamp(fy * size.data.height, size.data.height);
-    const outcome = await tap.run(x, y);
+    const outcome = await tapping.run(x, y);
     if (outcome.ok) {
       const hit = outcome.value.element;
       setSaid(`Tapped at ${x}, ${y}${hit ? `: ${hit.text || hit.content_desc || hit.resource_id || hit.element_id}` : ' (nothing clickable there)'}.`);
@@ -39,7 +37,7 @@ export function LiveView({ deviceId }: { deviceId: number }) {
       <Text size="sm" fw={600} id={`live-${deviceId}`}>Live view</Text>
       <UnstyledButton
         onClick={(e) => void onClick(e)}
-        disabled={!size.data || tap.pending}
+        disabled={!size.data || tapping.pending}
         aria-describedby={`live-${deviceId}-help`}
         aria-label="Live view of the device screen: click to tap the device there"
         style={{ cursor: size.data ? 'crosshair' : 'wait', border: '1px solid var(--mantine-color-gray-4)', borderRadius: 8, overflow: 'hidden', lineHeight: 0 }}
@@ -50,7 +48,7 @@ export function LiveView({ deviceId }: { deviceId: number }) {
         {size.data ? `Click the picture to tap the device there (${size.data.width}×${size.data.height} px).` : 'Reading the screen size…'}
       </Text>
       {said && <Text size="xs" role="status">{said}</Text>}
-      <ErrorAlert error={tap.error ?? size.error} title="Could not tap" />
+      <ErrorAlert error={tapping.error ?? size.error} title="Could not tap" />
     </Stack>
   );
 }

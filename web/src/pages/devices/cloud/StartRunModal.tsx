@@ -4,18 +4,13 @@
 // its URL (`/runs/{history id}?cloud_run={id}`) and can show its state and a Stop button.
 import { Button, Modal, Select, Stack, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
-import { api } from '../../../api/client';
-import { ApiError, unwrap } from '../../../api/errors';
+import { ApiError } from '../../../api/errors';
 import type { Macro } from '../../../api/types';
 import { navigate } from '../../../app/router';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { useAction } from '../../../lib/use-async';
-
-/** The history record of a run just started: the newest runs of its device, matched by execution_id. */
-export async function historyIdOf(deviceId: number, executionId: string): Promise<number | undefined> {
-  const page = await unwrap(api.GET('/api/executions', { params: { query: { device_id: deviceId, page_size: 20 } } }));
-  return page.rows.find((r) => r.execution_id === executionId)?.id;
-}
+import { historyIdOf } from '../../runs/runs-api';
+import { startRun } from './cloud-api';
 
 function parseArgs(text: string): Record<string, unknown> | undefined {
   if (!text.trim()) return undefined;
@@ -36,7 +31,7 @@ export function StartRunModal({ deviceId, macros, opened, onClose }: { deviceId:
   const [args, setArgs] = useState('');
   const start = useAction(async () => {
     const body = { macro_id: Number(macroId), ...(parseArgs(args) ? { args: parseArgs(args) } : {}) };
-    const run = await unwrap(api.POST('/api/hosted/devices/{id}/run', { params: { path: { id: deviceId } }, body }));
+    const run = await startRun(deviceId, body);
     const historyId = await historyIdOf(deviceId, run.execution_id);
     navigate(historyId ? `/runs/${historyId}?cloud_run=${run.id}` : `/runs?device_id=${deviceId}`);
   });

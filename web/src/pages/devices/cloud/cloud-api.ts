@@ -1,8 +1,18 @@
-// What the cloud device section needs beyond the typed client: images as blobs (the typed
-// client parses JSON), the device's screen size, and an APK upload with progress (fetch has
-// no upload progress; XMLHttpRequest does). Every call goes with the session cookie.
+// The cloud device section's routes (/api/hosted/…): its lifecycle, the live view and tap,
+// screenshots as blobs (the typed client parses JSON), the device's screen size, its apps and
+// an APK upload with progress (fetch has no upload progress; XMLHttpRequest does), and
+// starting a run. Every call goes with the session cookie.
 import { api } from '../../../api/client';
 import { ApiError, unwrap } from '../../../api/errors';
+import type { BodyOf } from '../../../api/types';
+
+const at = (id: number) => ({ params: { path: { id } } });
+export const startDevice = (id: number) => unwrap(api.POST('/api/hosted/devices/{id}/start', at(id)));
+export const stopDevice = (id: number) => unwrap(api.POST('/api/hosted/devices/{id}/stop', at(id)));
+export const deleteCloudDevice = (id: number) => unwrap(api.DELETE('/api/hosted/devices/{id}', at(id)));
+export const tap = (id: number, x: number, y: number) => unwrap(api.POST('/api/hosted/devices/{id}/tap', { ...at(id), body: { x, y } }));
+export const listApps = (id: number) => unwrap(api.GET('/api/hosted/devices/{id}/apps', at(id))).then((answer) => answer.items);
+export const startRun = (id: number, body: BodyOf<'/api/hosted/devices/{id}/run', 'post'>) => unwrap(api.POST('/api/hosted/devices/{id}/run', { ...at(id), body }));
 
 export const liveUrl = (id: number, fps = 4) => `/api/hosted/devices/${id}/live?fps=${fps}`;
 

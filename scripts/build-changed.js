@@ -1,0 +1,147 @@
+// `npm start` builds only what changed: `node scripts/build-changed.js` checks the server and
+// the console and builds a part only when its inputs hash differently from what its last
+// build was made from (or the build is missing):
+//   server   src/, tsconfig.json, tsconfig.build.json, package-lock.json -> dist/ with
+//            TypeScript's incremental build (`tsc -p tsconfig.build.json`, `incremental` with
+//            its build information in dist/server.tsbuildinfo), so a change rebuilds only what
+//            it affects. Not `tsc -b`: its up-to-date check trusts modification times and
+//            misses a file put back with an older one (`cp -p`, `tar x`); `tsc -p` compares
+//            the contents the build information recorded.
+//   console  web/ (sources, index.html, public/, the Vite config and web/build/),
+//            package-lock.json -> dist/console with `vite build`
+// The hash covers the path and bytes of every input file (not modification times: a `touch`
+// or a `git checkout` that changes nothing costs no build, and an edit is never missed). It
+// is taken before the build starts and written beside the built files after the build
+// succeeds (dist/.server-source-hash, dist/console/.source-hash: dot files, which the
+// console module never serves), so a failed build, or a file edited during one, builds
+// again next time. Checking both when nothing changed takes a fraction of a second: it never
+// loads TypeScript or Vite.
+//
+// Usage: node scripts/build-changed.js [server] [console] [--force]
+//   names the parts to check (both by default: `npm start`); `npm run build` is `server`;
+//   --force builds them whatever the hash says (`npm run build:web` is `console --force`).
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** Change it when what goes into a hash changes, so every build made before is redone. */
+const HASH_FORMAT = 'source-hash/1';
+const SKIPPED_DIRS = new Set(['node_modules', '.git']);
+
+/**
+ * @typedef {object} Target
+ * @property {string} name
+ * @property {string[]} inputs files and folders (walked) the build is made from, relative to the root
+ * @property {string} outDir relative to the root
+ * @property {string[]} outputs files in outDir without which there is no build
+ * @property {string} hashFile in outDir
+ */
+
+/** @type {Record<'server' | 'console', Target>} */
+export const TARGETS = {
+  server: { name: 'server', inputs: ['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'], outDir: 'dist', outputs: ['main.js', 'server.tsbuildinfo'], hashFile: '.server-source-hash' },
+  console: { name: 'console', inputs: ['web', 'package-lock.json'], outDir: 'dist/console', outputs: ['index.html'], hashFile: '.source-hash' },
+};
+
+/** @param {string} path @returns {string[]} */
+function filesUnder(path) {
+  if (!existsSync(path)) return [];
+  return readdirSync(path, { withFileTypes: true }).flatMap((entry) => {
+    const child = join(path, entry.name);
+    if (entry.isDirectory()) return SKIPPED_DIRS.has(entry.name) ? [] : filesUnder(child);
+    return entry.isFile() ? [child] : [];
+  });
+}
+
+/**
+ * SHA-256 over the path and bytes of every input file, in a fixed order: any added, removed,
+ * renamed or edited file changes it.
+ * @param {string} root the repository root
+ * @param {string[]} inputs files and folders relative to the root
+ * @returns {string}
+ */
+export function sourceHash(root, inputs) {
+  const files = inputs
+    .flatMap((input) => {
+      const path = join(root, input);
+      if (!existsSync(path)) return [];
+      return statSync(path).isDirectory() ? filesUnder(path) : [path];
+    })
+    .map((path) => relative(root, path).split(sep).join('/'))
+    .sort();
+  const hash = createHash('sha256').update(HASH_FORMAT);
+  for (const file of files) hash.update(`\0${file}\0`).update(readFileSync(join(root, file)));
+  return hash.digest('hex');
+}
+
+/**
+ * @param {string} root
+ * @param {Target} target
+ * @returns {string | null} the hash the build in outDir was made from, or null when there is no complete build
+ */
+function builtFrom(root, target) {
+  const outDir = join(root, target.outDir);
+  if (!target.outputs.every((output) => existsSync(join(outDir, output)))) return null;
+  try {
+    return readFileSync(join(outDir, target.hashFile), 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Builds `target` unless `ifChanged` and its build was made from the same inputs. `build` runs
+ * the real build (tsc, vite); tests pass their own. On failure no hash is left behind.
+ * @param {{ root: string, target: Target, ifChanged: boolean, build: () => Promise<void> }} options
+ * @returns {Promise<{ built: boolean, hash: string }>}
+ */
+export async function buildIfChanged({ root, target, ifChanged, build }) {
+  const hash = sourceHash(root, target.inputs);
+  if (ifChanged && builtFrom(root, target) === hash) return { built: false, hash };
+  rmSync(join(root, target.outDir, target.hashFile), { force: true });
+  await build();
+  writeFileSync(join(root, target.outDir, target.hashFile), `${hash}\n`);
+  return { built: true, hash };
+}
+
+/** @param {string} root @returns {Record<'server' | 'console', () => Promise<void>>} */
+function realBuilds(root) {
+  const require = createRequire(join(root, 'package.json'));
+  return {
+    server: async () => {
+      const tsc = require.resolve('typescript/bin/tsc');
+      const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+      if (result.status !== 0) throw new Error(`the server build failed (tsc exited ${result.status ?? result.signal})`);
+    },
+    console: async () => {
+      // A production build even when started under a test runner (vitest sets NODE_ENV=test,
+      // which would bundle React's development build).
+      process.env.NODE_ENV = 'production';
+      const { build } = await import('vite');
+      await build({ configFile: join(root, 'web', 'vite.config.ts'), logLevel: 'warn' });
+    },
+  };
+}
+
+async function main() {
+  const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+  const args = process.argv.slice(2);
+  const named = /** @type {('server' | 'console')[]} */ (args.filter((arg) => arg === 'server' || arg === 'console'));
+  const unknown = args.filter((arg) => arg !== 'server' && arg !== 'console' && arg !== '--force');
+  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (usage: build-changed.js [server] [console] [--force])`);
+  const builds = realBuilds(root);
+  for (const name of named.length ? named : /** @type {const} */ (['server', 'console'])) {
+    const result = await buildIfChanged({ root, target: TARGETS[name], ifChanged: !args.includes('--force'), build: builds[name] });
+    if (!result.built) process.stderr.write(`${name} unchanged since its last build: not rebuilt\n`);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main().catch((error) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}
