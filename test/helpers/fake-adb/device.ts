@@ -14,7 +14,26 @@ export interface FakeDeviceOptions {
   model?: string;
   /** `sys.boot_completed` reads empty until this long after the device was created. */
   bootMs?: number;
+  /** More app descriptions (as the sim host takes them), preinstalled. */
+  apps?: unknown[];
+  behaviour?: Partial<FakeBehaviour>;
 }
+
+/**
+ * What real devices do that a test may switch, each defaulting to what a current phone does.
+ * Set on `device.behaviour` at any time; the next command sees it.
+ */
+export interface FakeBehaviour {
+  /** Dumps write a newline or tab inside an attribute as `&#10;` / `&#9;`, as Android's XML serializer does. */
+  characterReferences: boolean;
+  /** The device shell expands `$NAME` outside single quotes (to nothing: no such variable). */
+  expandVariables: boolean;
+}
+
+export const REAL_DEVICE: FakeBehaviour = {
+  characterReferences: true,
+  expandVariables: true,
+};
 
 export interface CommandResult {
   stdout: Buffer;
@@ -36,7 +55,8 @@ export class FakeAndroidDevice {
   readonly settings = new Map<string, string>();
   /** Answer the next n `uiautomator dump`s with the idle-state error. */
   uiDumpIdleFailures = 0;
-  readonly catalogue: SimCatalogue = createSimCatalogue();
+  readonly catalogue: SimCatalogue;
+  behaviour: FakeBehaviour;
   simState: SimState;
   installed: SimInstalledApp[];
   private readonly bootedAt: number;
@@ -46,6 +66,8 @@ export class FakeAndroidDevice {
     this.state = options.state ?? 'device';
     this.model = options.model ?? 'svc Fake Phone';
     this.bootedAt = Date.now() + (options.bootMs ?? 0);
+    this.catalogue = createSimCatalogue(options.apps ?? []);
+    this.behaviour = { ...REAL_DEVICE, ...options.behaviour };
     this.simState = bootState(Date.now());
     this.installed = [...this.catalogue.preinstalled];
   }

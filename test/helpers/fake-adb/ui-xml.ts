@@ -55,5 +55,8 @@ export function uiDumpXml(device: FakeAndroidDevice): string {
     parent.node.push(node);
     if (CONTAINER.test(e.class)) open.push({ element: e, node });
   }
-  return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>${builder.build({ hierarchy: { '@rotation': '0', node: [root] } })}`;
+  const xml = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>${builder.build({ hierarchy: { '@rotation': '0', node: [root] } })}`;
+  // The builder leaves control characters raw (format: false, so none of its own); Android's
+  // serializer writes them inside attributes as character references.
+  return device.behaviour.characterReferences ? xml.replace(/[\n\r\t]/g, (c) => `&#${c.charCodeAt(0)};`) : xml;
 }

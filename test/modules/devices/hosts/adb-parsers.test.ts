@@ -28,6 +28,14 @@ describe('parseUiDump', () => {
     expect(elementAt(tree, 900, 2000)).toBeNull();
   });
 
+  test('character references are decoded once: newlines, tabs, an emoji as two UTF-16 halves, and an escaped & stays literal', () => {
+    const node = (text: string) => `<?xml version='1.0' ?><hierarchy rotation="0"><node index="0" text="${text}" class="android.widget.TextView" bounds="[0,0][10,10]" /></hierarchy>`;
+    expect(parseUiDump(node('Line1&#10;Line2&#9;end')).map((e) => e.text)).toEqual(['Line1\nLine2\tend']);
+    expect(parseUiDump(node('hi &#55357;&#56832; &#x1F600;')).map((e) => e.text)).toEqual(['hi 😀 😀']);
+    expect(parseUiDump(node('&amp;#10; &amp;amp; &lt;b&gt; &quot;q&quot; &apos;a&apos;')).map((e) => e.text)).toEqual(['&#10; &amp; <b> "q" \'a\'']);
+    expect(parseUiDump(node('&#99999999; &nbsp;')).map((e) => e.text)).toEqual(['&#99999999; &nbsp;']);
+  });
+
   test('garbage is a host fault, not a crash', () => {
     expect(() => parseUiDump('<not-a-dump/>')).toThrow(/hierarchy/);
   });
