@@ -95,22 +95,37 @@ function dumpsys(device: FakeAndroidDevice, args: string[]): CommandResult {
   return failed(`Can't find service: ${args[0]}\n`);
 }
 
+/** `am start [-W] [-S] [-a ACTION] [-c CATEGORY] [-f FLAGS] -n pkg/activity`, answered as Android 10+ words it. */
+function amStart(device: FakeAndroidDevice, rest: string[]): CommandResult {
+  const option = (name: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : undefined);
+  const component = option('-n') ?? '';
+  const [pkg, rawActivity = ''] = component.split('/');
+  const activity = rawActivity.startsWith('.') ? `${pkg}${rawActivity}` : rawActivity;
+  const app = device.installed.find((a) => a.package === pkg);
+  const described = app ? device.catalogue.appFor(app) : undefined;
+  const screen = described && activity ? screenForActivity(described, activity) : undefined;
+  const starting = `Starting: Intent { ${option('-a') ? `act=${option('-a')} ` : ''}${option('-c') ? `cat=[${option('-c')}] ` : ''}cmp=${component} }\n`;
+  if (!app || !described || !screen) return failed(`${starting}Error type 3\nError: Activity class {${pkg}/${activity}} does not exist.\n`);
+  if (device.notExported.has(`${pkg}/${activity}`)) {
+    return failed(
+      `${starting}Exception occurred while executing 'start':\njava.lang.SecurityException: Permission Denial: starting Intent { flg=0x10000000 cmp=${component} } from null (pid=6263, uid=2000) not exported from uid 10154\n\tat com.android.server.wm.ActivityTaskSupervisor.checkStartAnyActivityPermission(ActivityTaskSupervisor.java:1073)\n`,
+      255,
+    );
+  }
+  // The launcher's intent (MAIN + LAUNCHER, NEW_TASK | RESET_TASK_IF_NEEDED) for the app's
+  // launcher activity brings its task back as it was; any other start shows that activity.
+  const launcherIntent = option('-a') === 'android.intent.action.MAIN' && option('-c') === 'android.intent.category.LAUNCHER' && screen === described.screens[0].id;
+  applyOpenApp(device.world(), pkg, launcherIntent ? undefined : screen);
+  return ok(`${starting}Status: ok\nLaunchState: COLD\nActivity: ${pkg}/${rawActivity}\nTotalTime: 212\nWaitTime: 215\nComplete\n`);
+}
+
 function am(device: FakeAndroidDevice, args: string[]): CommandResult {
   const [verb, ...rest] = args;
-  const world = device.world();
   if (verb === 'force-stop') {
-    applyCloseApp(world, rest[0]);
+    applyCloseApp(device.world(), rest[0]);
     return ok();
   }
-  if (verb === 'start') {
-    const component = rest[rest.indexOf('-n') + 1] ?? '';
-    const [pkg, activity] = component.split('/');
-    const app = device.installed.find((a) => a.package === pkg);
-    const screen = app && activity ? screenForActivity(device.catalogue.appFor(app), activity) : undefined;
-    if (!app || !screen) return failed(`Starting: Intent { cmp=${component} }\nError type 3\nError: Activity class {${component}} does not exist.\n`);
-    applyOpenApp(world, pkg, screen);
-    return ok(`Starting: Intent { cmp=${component} }\nStatus: ok\nLaunchState: COLD\nActivity: ${component}\nWaitTime: 212\nComplete\n`);
-  }
+  if (verb === 'start' || verb === 'start-activity') return amStart(device, rest);
   return failed(`Error: unknown command '${verb}'\n`);
 }
 

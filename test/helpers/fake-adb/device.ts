@@ -16,6 +16,8 @@ export interface FakeDeviceOptions {
   bootMs?: number;
   /** More app descriptions (as the sim host takes them), preinstalled. */
   apps?: unknown[];
+  /** `pkg/full.Activity` names that `am start` refuses from the shell (android:exported="false"). */
+  notExported?: Iterable<string>;
   behaviour?: Partial<FakeBehaviour>;
 }
 
@@ -56,6 +58,7 @@ export class FakeAndroidDevice {
   /** Answer the next n `uiautomator dump`s with the idle-state error. */
   uiDumpIdleFailures = 0;
   readonly catalogue: SimCatalogue;
+  readonly notExported: Set<string>;
   behaviour: FakeBehaviour;
   simState: SimState;
   installed: SimInstalledApp[];
@@ -67,6 +70,7 @@ export class FakeAndroidDevice {
     this.model = options.model ?? 'svc Fake Phone';
     this.bootedAt = Date.now() + (options.bootMs ?? 0);
     this.catalogue = createSimCatalogue(options.apps ?? []);
+    this.notExported = new Set(options.notExported ?? []);
     this.behaviour = { ...REAL_DEVICE, ...options.behaviour };
     this.simState = bootState(Date.now());
     this.installed = [...this.catalogue.preinstalled];

@@ -20,8 +20,9 @@ function isOp(token: Token, op?: string): token is { op: string } {
 
 export async function runShell(device: FakeAndroidDevice, line: string): Promise<CommandResult> {
   device.commands.push(line);
-  // `$` stays literal: our driver never relies on expansion, and a stray one must not vanish.
-  const tokens = parse(line, (name) => `$${name}`);
+  // As sh does, `$NAME` outside single quotes expands, here to nothing (the fake has no
+  // variables): an unquoted `.Outer$Inner` reaches the command as `.Outer`.
+  const tokens = parse(line, (name) => (device.behaviour.expandVariables ? '' : `$${name}`));
   const chunks: Buffer[] = [];
   let exitCode = 0;
   let pendingOp: string | undefined;

@@ -2,6 +2,7 @@
 // dumpsys package. The samples follow the formats of Android 10–14 builds.
 import { describe, expect, test } from 'vitest';
 import { currentAppFromActivities, currentAppFromWindows, parsePackageList, parsePackageVersions } from '../../../../src/modules/devices/hosts/adb/dumpsys.js';
+import { amStartFailure } from '../../../../src/modules/devices/hosts/adb/am-start.js';
 import { elementAt, parseUiDump } from '../../../../src/modules/devices/hosts/adb/ui-xml.js';
 
 const DUMP = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]"><node index="0" text="Search settings" resource-id="com.android.settings:id/search_action_bar_title" class="android.widget.TextView" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[189,171][552,234]" /><node index="1" text="" resource-id="com.android.settings:id/search_src_text" class="android.widget.EditText" package="com.android.settings" content-desc="Tom &amp; Jerry &lt;3" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="true" scrollable="false" long-clickable="true" password="false" selected="false" bounds="[63,143][1017,262]"><node index="0" text="  Wi-Fi  " resource-id="" class="android.widget.Button" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[100,150][300,250]" /></node></node></hierarchy>`;
@@ -63,5 +64,20 @@ describe('dumpsys', () => {
     );
     expect(versions.get('com.a.b')).toEqual({ version_name: '4.2 beta', version_code: 42 });
     expect(versions.get('org.c')).toEqual({ version_name: '', version_code: 7 });
+  });
+});
+
+describe('am start answers', () => {
+  test('successes, including names holding "Error" and a task brought to the front', () => {
+    expect(amStartFailure('Starting: Intent { cmp=com.x/.ErrorReportActivity }\nStatus: ok\nLaunchState: COLD\nActivity: com.x/.ErrorReportActivity\nTotalTime: 301\nWaitTime: 305\nComplete\n')).toBeNull();
+    expect(amStartFailure('Starting: Intent { act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] cmp=com.x/.Main }\nWarning: Activity not started, its current task has been brought to the front\nStatus: ok\nComplete\n')).toBeNull();
+  });
+
+  test('failures as Android 7–14 print them', () => {
+    expect(amStartFailure('Starting: Intent { cmp=com.x/.Nope }\nError type 3\nError: Activity class {com.x/com.x.Nope} does not exist.\n')).toEqual({ kind: 'not_found', reason: 'Activity class {com.x/com.x.Nope} does not exist.' });
+    expect(amStartFailure('Starting: Intent { cmp=com.x/.Secret }\njava.lang.SecurityException: Permission Denial: starting Intent { flg=0x10000000 cmp=com.x/.Secret } from null (pid=1, uid=2000) not exported from uid 10080\n\tat android.os.Parcel.readException(Parcel.java:1684)\n')).toMatchObject({ kind: 'not_exported' });
+    expect(amStartFailure("Starting: Intent { cmp=com.x/.Secret }\nException occurred while executing 'start':\njava.lang.SecurityException: Permission Denial: starting Intent { cmp=com.x/.Secret } from null (pid=1, uid=2000) requires android.permission.CAMERA\n")).toMatchObject({ kind: 'refused', reason: expect.stringContaining('requires android.permission.CAMERA') });
+    expect(amStartFailure('Starting: Intent { act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] pkg=com.x }\nError: Activity not started, unable to resolve Intent { act=android.intent.action.MAIN flg=0x10000000 pkg=com.x }\n')).toMatchObject({ kind: 'not_found' });
+    expect(amStartFailure("Exception occurred while executing 'start':\njava.lang.IllegalArgumentException: Unknown option: -Q\n")).toMatchObject({ kind: 'refused', reason: 'java.lang.IllegalArgumentException: Unknown option: -Q' });
   });
 });

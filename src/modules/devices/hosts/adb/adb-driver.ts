@@ -12,6 +12,7 @@ import { checkActivity, checkDuration, checkPackage, checkPoint, checkScreenshot
 import { parseAndroidKey } from '../keys.js';
 import type { ApkInfo, ApkSource, CurrentApp, DeviceDriver, DeviceProxyControl, InstalledApp, Screenshot, ScreenshotOptions, ScreenSize, TapOptions, UiElement } from '../types.js';
 import type { ApkLabels } from './apk-labels.js';
+import { amStartCommand, amStartFailure } from './am-start.js';
 import { type AdbTarget, pushFile, screencap, shellText } from './commands.js';
 import { currentAppFromActivities, currentAppFromWindows, parsePackageList, parsePackageVersions } from './dumpsys.js';
 import { inputSteps } from './input-text.js';
@@ -99,8 +100,8 @@ export class AdbDriver implements DeviceDriver {
     if (options.activity !== undefined) checkActivity(options.activity);
     await this.requireInstalled(pkg);
     if (options.activity !== undefined) {
-      const output = await this.run(`am start -W -n ${pkg}/${options.activity}`);
-      if (/Error/.test(output)) throw new ValidationError([{ path: 'activity', message: `cannot be started: ${output.trim().split('\n').pop()?.slice(0, 200)}` }]);
+      const failure = amStartFailure(await this.run(amStartCommand(`${pkg}/${options.activity}`)));
+      if (failure) throw new ValidationError([{ path: 'activity', message: `cannot be started: ${failure.kind === 'not_exported' ? 'the app has not exported it (android:exported="false": only the app itself can start it)' : failure.reason}` }]);
       return;
     }
     const output = await this.run(`monkey -p ${pkg} -c android.intent.category.LAUNCHER 1`);

@@ -1,0 +1,47 @@
+// Opening apps on a real phone: `am start` with its arguments quoted word by word (an inner
+// class `.Outer$Inner` reaches the device whole), its answer read as Android writes it, and
+// apps opened through their launcher activity, so devices without hardware keys (where
+// monkey aborts) open them too. Against the fake ADB server.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { DeviceDriver } from '../../../../src/modules/devices/hosts/types.js';
+import { NOT_EXPORTED, NOTES_PACKAGE, notesApp } from '../../../helpers/fake-adb/apps.js';
+import type { FakeAndroidDevice } from '../../../helpers/fake-adb/device.js';
+import type { FakeAdbServer } from '../../../helpers/fake-adb/server.js';
+import { bootedAdb, startFakeAdb } from './helpers/adb.js';
+import { type HostTestDb, openHostTestDb } from './helpers/database.js';
+
+let t: HostTestDb;
+let server: FakeAdbServer;
+let phone: FakeAndroidDevice;
+let d: DeviceDriver;
+
+beforeAll(async () => {
+  t = await openHostTestDb();
+  server = await startFakeAdb([{ serial: 'emulator-5554', apps: [notesApp], notExported: NOT_EXPORTED }]);
+  phone = server.devices.get('emulator-5554')!;
+  d = (await bootedAdb(t, [server])).driver;
+});
+afterAll(async () => {
+  await server.close();
+  await t.close();
+});
+
+describe('am start with an activity', () => {
+  test('an inner class ($ in its name) reaches the device whole', async () => {
+    await d.openApp(NOTES_PACKAGE, { activity: '.Outer$Inner' });
+    expect(await d.currentApp()).toEqual({ package: NOTES_PACKAGE, activity: `${NOTES_PACKAGE}.Outer$Inner` });
+  });
+
+  test('an activity whose name holds "Error" opens; a missing one is refused with the device’s reason', async () => {
+    await d.openApp(NOTES_PACKAGE, { activity: '.ErrorReportActivity' });
+    expect(await d.currentApp()).toEqual({ package: NOTES_PACKAGE, activity: `${NOTES_PACKAGE}.ErrorReportActivity` });
+    await expect(d.openApp(NOTES_PACKAGE, { activity: '.Missing' })).rejects.toMatchObject({ status: 422, message: expect.stringContaining('does not exist') });
+  });
+
+  test('an activity the app does not export is refused (SecurityException), and nothing changes', async () => {
+    await d.openApp(NOTES_PACKAGE, { activity: '.NotesActivity' });
+    await expect(d.openApp(NOTES_PACKAGE, { activity: '.SecretActivity' })).rejects.toMatchObject({ status: 422, message: expect.stringContaining('has not exported it') });
+    expect(await d.currentApp()).toEqual({ package: NOTES_PACKAGE, activity: `${NOTES_PACKAGE}.NotesActivity` });
+    expect(phone.commands.some((c) => c.includes('SecretActivity'))).toBe(true);
+  });
+});
