@@ -129,6 +129,28 @@ function am(device: FakeAndroidDevice, args: string[]): CommandResult {
   return failed(`Error: unknown command '${verb}'\n`);
 }
 
+/** `monkey -p PKG -c CATEGORY [--pct-syskeys N] 1`: one launch of the app, as a launcher icon would. */
+function monkey(device: FakeAndroidDevice, args: string[]): CommandResult {
+  const pkg = args[args.indexOf('-p') + 1];
+  const echo = args.map((a) => `  bash arg: ${a}\n`).join('');
+  const syskeys = args.includes('--pct-syskeys') ? Number(args[args.indexOf('--pct-syskeys') + 1]) : 2;
+  if (device.behaviour.noHardwareKeys && syskeys !== 0) return failed(`${echo}** SYS_KEYS has no physical keys but with factor 2.0%.\n`, 251);
+  if (!device.installed.some((a) => a.package === pkg)) return failed(`${echo}** No activities found to run, monkey aborted.\n`, 252);
+  applyOpenApp(device.world(), pkg);
+  return ok(`${echo}Events injected: 1\n## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)\n`);
+}
+
+/** `cmd package resolve-activity --brief [-a ACTION] [-c CATEGORY] PKG`: the app's launcher activity, in its short form. */
+function resolveActivity(device: FakeAndroidDevice, args: string[]): CommandResult {
+  const words = args.filter((a, i) => !a.startsWith('-') && !['-a', '-c', '-f', '--user'].includes(args[i - 1]));
+  const pkg = words[words.length - 1];
+  const app = device.installed.find((a) => a.package === pkg);
+  if (!app) return ok('No activity found\n');
+  const activity = device.catalogue.appFor(app).screens[0].activity;
+  const short = activity.startsWith(`${pkg}.`) ? activity.slice(pkg.length) : activity;
+  return ok(`priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n${pkg}/${short}\n`);
+}
+
 const SETTINGS_NAMESPACES = ['system', 'secure', 'global'];
 
 /** `settings get|put|delete NAMESPACE NAME [VALUE]`, on the device's own table. */
@@ -182,12 +204,12 @@ export async function runCommand(device: FakeAndroidDevice, argv: string[]): Pro
       return args[0] === 'size' ? ok('Physical size: 1080x2400\n') : args[0] === 'density' ? ok('Physical density: 420\n') : failed('Unknown command\n');
     case 'am':
       return am(device, args);
-    case 'monkey': {
-      const pkg = args[args.indexOf('-p') + 1];
-      if (!device.installed.some((a) => a.package === pkg)) return failed('** No activities found to run, monkey aborted.\n');
-      applyOpenApp(device.world(), pkg);
-      return ok('  bash arg: -p\n  bash arg: ' + pkg + '\nEvents injected: 1\n## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)\n');
-    }
+    case 'monkey':
+      return monkey(device, args);
+    case 'cmd':
+      if (!device.behaviour.hasCmd) return failed('/system/bin/sh: cmd: inaccessible or not found\n', 127);
+      if (args[0] === 'package' && args[1] === 'resolve-activity') return resolveActivity(device, args.slice(2));
+      return failed(`cmd: Can't find service: ${args[0]}\n`, 255);
     case 'pm':
       return pm(device, args);
     case 'dumpsys':

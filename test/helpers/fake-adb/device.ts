@@ -30,11 +30,21 @@ export interface FakeBehaviour {
   characterReferences: boolean;
   /** The device shell expands `$NAME` outside single quotes (to nothing: no such variable). */
   expandVariables: boolean;
+  /**
+   * No physical HOME/BACK/MENU keys (recent emulators, tablets): `monkey` aborts with
+   * `** SYS_KEYS has no physical keys but with factor 2.0%.` (exit 251) before it launches
+   * anything, unless given `--pct-syskeys 0`.
+   */
+  noHardwareKeys: boolean;
+  /** Android 7+ (API 24) has `cmd package resolve-activity`; older builds have no `cmd`. */
+  hasCmd: boolean;
 }
 
 export const REAL_DEVICE: FakeBehaviour = {
   characterReferences: true,
   expandVariables: true,
+  noHardwareKeys: false,
+  hasCmd: true,
 };
 
 export interface CommandResult {

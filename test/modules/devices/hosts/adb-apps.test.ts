@@ -45,3 +45,37 @@ describe('am start with an activity', () => {
     expect(phone.commands.some((c) => c.includes('SecretActivity'))).toBe(true);
   });
 });
+
+describe('opening an app by its package', () => {
+  test('a device without hardware keys opens it (through its launcher activity, not monkey), and a running app comes back where it was', async () => {
+    phone.behaviour.noHardwareKeys = true;
+    const before = phone.commands.length;
+    try {
+      await d.closeApp('com.example.shop');
+      await d.openApp('com.example.shop');
+      expect(await d.currentApp()).toEqual({ package: 'com.example.shop', activity: 'com.example.shop.CatalogActivity' });
+      await d.openApp('com.example.shop', { activity: '.CheckoutActivity' });
+      await d.pressKey('HOME');
+      await d.openApp('com.example.shop');
+      expect(await d.currentApp()).toEqual({ package: 'com.example.shop', activity: 'com.example.shop.CheckoutActivity' });
+      expect(phone.commands.slice(before).filter((c) => c.includes('monkey'))).toEqual([]);
+    } finally {
+      phone.behaviour.noHardwareKeys = false;
+    }
+  });
+
+  test('without `cmd` (Android 6 and older) monkey is the fallback, told not to press system keys', async () => {
+    phone.behaviour.noHardwareKeys = true;
+    phone.behaviour.hasCmd = false;
+    try {
+      const before = phone.commands.length;
+      await d.openApp(NOTES_PACKAGE);
+      expect(await d.currentApp()).toMatchObject({ package: NOTES_PACKAGE });
+      expect(phone.commands.slice(before).find((c) => c.includes('monkey'))).toMatch(/--pct-syskeys'? '?0'? '?1/);
+      await expect(d.openApp('com.example.nothere')).rejects.toMatchObject({ status: 404, code: 'app_not_installed' });
+    } finally {
+      phone.behaviour.noHardwareKeys = false;
+      phone.behaviour.hasCmd = true;
+    }
+  });
+});

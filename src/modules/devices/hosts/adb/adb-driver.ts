@@ -12,7 +12,7 @@ import { checkActivity, checkDuration, checkPackage, checkPoint, checkScreenshot
 import { parseAndroidKey } from '../keys.js';
 import type { ApkInfo, ApkSource, CurrentApp, DeviceDriver, DeviceProxyControl, InstalledApp, Screenshot, ScreenshotOptions, ScreenSize, TapOptions, UiElement } from '../types.js';
 import type { ApkLabels } from './apk-labels.js';
-import { amStartCommand, amStartFailure } from './am-start.js';
+import { amStartCommand, amStartFailure, monkeyLaunchCommand, monkeyLaunched, resolvedComponent, resolveLauncherCommand } from './am-start.js';
 import { type AdbTarget, pushFile, screencap, shellText } from './commands.js';
 import { currentAppFromActivities, currentAppFromWindows, parsePackageList, parsePackageVersions } from './dumpsys.js';
 import { inputSteps } from './input-text.js';
@@ -104,8 +104,16 @@ export class AdbDriver implements DeviceDriver {
       if (failure) throw new ValidationError([{ path: 'activity', message: `cannot be started: ${failure.kind === 'not_exported' ? 'the app has not exported it (android:exported="false": only the app itself can start it)' : failure.reason}` }]);
       return;
     }
-    const output = await this.run(`monkey -p ${pkg} -c android.intent.category.LAUNCHER 1`);
-    if (/No activities found|monkey aborted/i.test(output)) throw new ValidationError([{ path: 'package', message: `${pkg} has no launcher activity to open` }]);
+    // As a launcher icon does: the app's launcher activity with the launcher's intent, which
+    // brings a running app back as it was. monkey only where `cmd` cannot resolve it.
+    const component = resolvedComponent(await this.run(resolveLauncherCommand(pkg)), pkg);
+    if (component !== null) {
+      const failure = amStartFailure(await this.run(amStartCommand(component, { launcher: true })));
+      if (failure) throw new ValidationError([{ path: 'package', message: `${pkg} cannot be opened: ${failure.reason}` }]);
+      return;
+    }
+    const output = await this.run(monkeyLaunchCommand(pkg));
+    if (!monkeyLaunched(output)) throw new ValidationError([{ path: 'package', message: `${pkg} has no launcher activity to open (monkey: ${output.trim().split('\n').pop()?.slice(0, 200) ?? 'no answer'})` }]);
   }
 
   async closeApp(pkg: string): Promise<void> {

@@ -32,3 +32,36 @@ export function amStartFailure(output: string): AmStartFailure | null {
   if (lines.some((l) => /^Error type \d+/.test(l))) return { kind: 'refused', reason: lines.filter((l) => l !== '').pop()?.slice(0, 300) ?? 'no reason given' };
   return null;
 }
+
+/**
+ * `cmd package resolve-activity --brief -a MAIN -c LAUNCHER <pkg>` (Android 7+) prints the
+ * match, then the component (`pkg/.Main`) on a line of its own. Null when there is none, when
+ * `cmd` is missing (older builds), or when several activities match (the system's chooser,
+ * `android/com.android.internal.app.ResolverActivity`, is not the app).
+ */
+export function resolvedComponent(output: string, pkg: string): string | null {
+  const line = output
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .reverse()
+    .find((l) => /^[A-Za-z][\w.]*\/[\w.$]+$/.test(l));
+  return line && line.startsWith(`${pkg}/`) ? line : null;
+}
+
+export function resolveLauncherCommand(pkg: string): string[] {
+  return ['cmd', 'package', 'resolve-activity', '--brief', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', pkg];
+}
+
+/**
+ * The fallback for builds without `cmd`: monkey sends the launcher intent. `--pct-syskeys 0`
+ * keeps it from aborting on devices without physical system keys (`** SYS_KEYS has no
+ * physical keys`, exit 251, recent emulators and tablets); it launched only when it says
+ * `Events injected: 1`.
+ */
+export function monkeyLaunchCommand(pkg: string): string[] {
+  return ['monkey', '-p', pkg, '-c', 'android.intent.category.LAUNCHER', '--pct-syskeys', '0', '1'];
+}
+
+export function monkeyLaunched(output: string): boolean {
+  return /^Events injected: [1-9]/m.test(output);
+}
