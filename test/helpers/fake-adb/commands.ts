@@ -24,6 +24,12 @@ const isSystem = (pkg: string) => pkg.startsWith('com.android.');
 
 function input(device: FakeAndroidDevice, args: string[]): CommandResult {
   const [verb, ...rest] = args;
+  if (device.behaviour.injectEventsDenied) {
+    return failed(
+      `Exception occurred while executing '${verb}':\njava.lang.SecurityException: Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission.\n\tat com.android.server.input.InputManagerService.injectInputEventToTarget(InputManagerService.java:1011)\n`,
+      255,
+    );
+  }
   const n = rest.map(Number);
   const world = device.world();
   switch (verb) {

@@ -38,6 +38,11 @@ export interface FakeBehaviour {
   noHardwareKeys: boolean;
   /** Android 7+ (API 24) has `cmd package resolve-activity`; older builds have no `cmd`. */
   hasCmd: boolean;
+  /**
+   * Xiaomi (MIUI, HyperOS) without "USB debugging (Security settings)": every `input` prints
+   * a SecurityException about INJECT_EVENTS and does nothing.
+   */
+  injectEventsDenied: boolean;
 }
 
 export const REAL_DEVICE: FakeBehaviour = {
@@ -45,6 +50,7 @@ export const REAL_DEVICE: FakeBehaviour = {
   expandVariables: true,
   noHardwareKeys: false,
   hasCmd: true,
+  injectEventsDenied: false,
 };
 
 export interface CommandResult {

@@ -15,6 +15,7 @@ import type { ApkLabels } from './apk-labels.js';
 import { amStartCommand, amStartFailure, monkeyLaunchCommand, monkeyLaunched, resolvedComponent, resolveLauncherCommand } from './am-start.js';
 import { type AdbTarget, pushFile, screencap, shellText } from './commands.js';
 import { currentAppFromActivities, currentAppFromWindows, parsePackageList, parsePackageVersions } from './dumpsys.js';
+import { runInput } from './input.js';
 import { inputSteps } from './input-text.js';
 import { AdbProxyControl } from './proxy-control.js';
 import { dumpUi } from './ui-dump.js';
@@ -47,6 +48,11 @@ export class AdbDriver implements DeviceDriver {
     return shellText(this.target, command, timeoutMs);
   }
 
+  /** An `input` command, whose answer says whether the event went in. */
+  private input(command: string | string[], timeoutMs = this.options.commandTimeoutMs): Promise<void> {
+    return runInput(this.target, command, timeoutMs);
+  }
+
   async screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
     checkScreenshotOptions(options);
     const png = await screencap(this.target, this.options.commandTimeoutMs);
@@ -69,7 +75,7 @@ export class AdbDriver implements DeviceDriver {
   async tap(x: number, y: number, options: TapOptions = {}): Promise<UiElement | null> {
     checkPoint(this.size, x, y);
     const hit = options.identify ? elementAt(await this.uiTree(), x, y) : null;
-    await this.run(`input tap ${x} ${y}`);
+    await this.input(`input tap ${x} ${y}`);
     return hit;
   }
 
@@ -77,18 +83,18 @@ export class AdbDriver implements DeviceDriver {
     checkPoint(this.size, x1, y1, ['x1', 'y1']);
     checkPoint(this.size, x2, y2, ['x2', 'y2']);
     checkDuration(durationMs);
-    await this.run(`input swipe ${x1} ${y1} ${x2} ${y2} ${durationMs}`, this.options.commandTimeoutMs + durationMs);
+    await this.input(`input swipe ${x1} ${y1} ${x2} ${y2} ${durationMs}`, this.options.commandTimeoutMs + durationMs);
   }
 
   async typeText(text: string): Promise<void> {
     checkText(text);
     for (const step of inputSteps(text)) {
-      await this.run(step.kind === 'text' ? ['input', 'text', step.text] : `input keyevent ${step.keycode}`);
+      await this.input(step.kind === 'text' ? ['input', 'text', step.text] : `input keyevent ${step.keycode}`);
     }
   }
 
   async pressKey(key: string): Promise<void> {
-    await this.run(`input keyevent ${parseAndroidKey(key).keycode}`);
+    await this.input(`input keyevent ${parseAndroidKey(key).keycode}`);
   }
 
   private async requireInstalled(pkg: string): Promise<void> {

@@ -11,6 +11,7 @@ import type { DeviceDriver, DeviceHost, HostCapacity, Placement } from '../types
 import { AdbDriver, type AdbDriverOptions } from './adb-driver.js';
 import { ApkLabels } from './apk-labels.js';
 import { type AdbTarget, shellText } from './commands.js';
+import { runInput } from './input.js';
 import { AdbServers } from './servers.js';
 import { messageOf } from '../../../../lib/error-message.js';
 
@@ -103,7 +104,8 @@ export class AdbHost implements DeviceHost {
       await sleep(this.options.bootPollMs ?? 1000, options.signal);
     }
     options.signal?.throwIfAborted();
-    await shellText(target, 'input keyevent KEYCODE_WAKEUP', ask);
+    // An injected event: a phone that refuses them (INJECT_EVENTS) fails here, with the fix in the message.
+    await runInput(target, 'input keyevent KEYCODE_WAKEUP', ask);
     const screen = await this.readScreen(target, ask);
     if (!(await this.placements.markReady(deviceId, screen))) throw new DeviceNotFoundError(deviceId, 'was shut down while it booted');
   }
