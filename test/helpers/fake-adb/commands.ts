@@ -2,6 +2,7 @@
 // the real tools' messages): getprop, screencap, input, uiautomator, am, monkey, pm, wm,
 // dumpsys, settings, cat, rm, echo.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import sharp from 'sharp';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readApkManifest } from '../../../src/modules/devices/hosts/apk/manifest.js';
@@ -12,6 +13,8 @@ import { applyCloseApp, applyKey, applyOpenApp, applySwipe, applyTap, applyText 
 import { screenForActivity } from '../../../src/modules/devices/hosts/sim/navigation.js';
 import { buildView } from '../../../src/modules/devices/hosts/sim/view.js';
 import type { CommandResult, FakeAndroidDevice } from './device.js';
+import { NATURAL_SIZE } from './device.js';
+import { clockwiseDegrees, displaySize, toNatural } from './rotation.js';
 import { uiDumpXml } from './ui-xml.js';
 
 const ok = (text = ''): CommandResult => ({ stdout: Buffer.from(text), exitCode: 0 });
@@ -24,6 +27,8 @@ const isSystem = (pkg: string) => pkg.startsWith('com.android.');
 
 function input(device: FakeAndroidDevice, args: string[]): CommandResult {
   const [verb, ...rest] = args;
+  // Coordinates arrive in the rotated frame; the simulated screen is laid out in the natural one.
+  const natural = (x: number, y: number) => toNatural(device.behaviour.rotation, NATURAL_SIZE, x, y);
   if (device.behaviour.injectEventsDenied) {
     return failed(
       `Exception occurred while executing '${verb}':\njava.lang.SecurityException: Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission.\n\tat com.android.server.input.InputManagerService.injectInputEventToTarget(InputManagerService.java:1011)\n`,
@@ -34,10 +39,10 @@ function input(device: FakeAndroidDevice, args: string[]): CommandResult {
   const world = device.world();
   switch (verb) {
     case 'tap':
-      applyTap(world, n[0], n[1]);
+      applyTap(world, ...natural(n[0], n[1]));
       return ok();
     case 'swipe':
-      applySwipe(world, n[0], n[1], n[2], n[3]);
+      applySwipe(world, ...natural(n[0], n[1]), ...natural(n[2], n[3]));
       return ok();
     case 'text':
       // Like Android's `input text`, only the first argument is typed: bad quoting shows.
@@ -86,8 +91,22 @@ function activityRecord(device: FakeAndroidDevice): string {
   return `ActivityRecord{5a1c0e2 u0 ${view.package}/${view.screen.activity} t12}`;
 }
 
+/** `dumpsys display`: the parts adbutils and the driver read (the viewport's orientation and size). */
+function dumpsysDisplay(device: FakeAndroidDevice): string {
+  const rotation = device.behaviour.rotation;
+  const size = displaySize(rotation, NATURAL_SIZE);
+  const frame = `Rect(0, 0 - ${size.width}, ${size.height})`;
+  return (
+    'DISPLAY MANAGER (dumpsys display)\n  mOnlyCode=false\n  mSafeMode=false\n' +
+    `  mViewports=[DisplayViewport{type=INTERNAL, valid=true, isActive=true, displayId=0, uniqueId='local:4619827259835644672', physicalPort=0, orientation=${rotation}, logicalFrame=${frame}, physicalFrame=${frame}, deviceWidth=${size.width}, deviceHeight=${size.height}}]\n` +
+    `Display Devices: size=1\n  DisplayDeviceInfo{"Built-in Screen": uniqueId="local:4619827259835644672", ${NATURAL_SIZE.width} x ${NATURAL_SIZE.height}, modeId 1, defaultModeId 1, density 420, state ON}\n` +
+    `Logical Displays: size=1\n  Display 0:\n    mDisplayId=0\n    mBaseDisplayInfo=DisplayInfo{"Built-in Screen", displayId 0, real ${NATURAL_SIZE.width} x ${NATURAL_SIZE.height}, rotation ${rotation}, state ON}\n`
+  );
+}
+
 function dumpsys(device: FakeAndroidDevice, args: string[]): CommandResult {
   const view = buildView(device.world());
+  if (args[0] === 'display') return ok(dumpsysDisplay(device));
   if (args[0] === 'window') {
     return ok(`WINDOW MANAGER WINDOWS (dumpsys window windows)\n  Window #0 Window{3f2a9c1 u0 StatusBar}:\n    mDisplayId=0\n\n  mCurrentFocus=Window{e7a5b20 u0 ${view.package}/${view.screen.activity}}\n  mFocusedApp=${activityRecord(device)}\n`);
   }
@@ -184,9 +203,12 @@ export async function runCommand(device: FakeAndroidDevice, argv: string[]): Pro
       if (args[0] !== undefined) return ok(`${props[args[0]] ?? ''}\n`);
       return ok(Object.entries(props).map(([k, v]) => `[${k}]: [${v}]\n`).join(''));
     }
-    case 'screencap':
+    case 'screencap': {
       if (!args.includes('-p')) return failed('screencap: only -p (PNG) is simulated\n');
-      return { stdout: (await device.renderer.render(buildView(device.world()))).data, exitCode: 0 };
+      const png = (await device.renderer.render(buildView(device.world()))).data;
+      const degrees = clockwiseDegrees(device.behaviour.rotation);
+      return { stdout: degrees === 0 ? png : await sharp(png).rotate(degrees).png({ compressionLevel: 1 }).toBuffer(), exitCode: 0 };
+    }
     case 'input':
       return input(device, args);
     case 'uiautomator': {
@@ -207,7 +229,7 @@ export async function runCommand(device: FakeAndroidDevice, argv: string[]): Pro
       for (const file of args.filter((a) => !a.startsWith('-'))) device.files.delete(file);
       return ok();
     case 'wm':
-      return args[0] === 'size' ? ok('Physical size: 1080x2400\n') : args[0] === 'density' ? ok('Physical density: 420\n') : failed('Unknown command\n');
+      return args[0] === 'size' ? ok(`Physical size: ${NATURAL_SIZE.width}x${NATURAL_SIZE.height}\n`) : args[0] === 'density' ? ok('Physical density: 420\n') : failed('Unknown command\n');
     case 'am':
       return am(device, args);
     case 'monkey':

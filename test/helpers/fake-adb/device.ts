@@ -5,6 +5,7 @@ import { createSimCatalogue, type SimCatalogue } from '../../../src/modules/devi
 import { ScreenRenderer } from '../../../src/modules/devices/hosts/sim/render/raster.js';
 import { bootState, type SimInstalledApp, type SimState } from '../../../src/modules/devices/hosts/sim/state.js';
 import type { SimWorld } from '../../../src/modules/devices/hosts/sim/view.js';
+import type { Rotation } from './rotation.js';
 
 export type FakeDeviceState = 'device' | 'offline' | 'unauthorized';
 
@@ -43,6 +44,8 @@ export interface FakeBehaviour {
    * a SecurityException about INJECT_EVENTS and does nothing.
    */
   injectEventsDenied: boolean;
+  /** Surface rotation (0 natural, 1 a quarter turn, …): screencap, dump bounds and input use the rotated frame. */
+  rotation: Rotation;
 }
 
 export const REAL_DEVICE: FakeBehaviour = {
@@ -51,7 +54,11 @@ export const REAL_DEVICE: FakeBehaviour = {
   noHardwareKeys: false,
   hasCmd: true,
   injectEventsDenied: false,
+  rotation: 0,
 };
+
+/** The phone's natural (portrait) screen, as `wm size` reports it. */
+export const NATURAL_SIZE = { width: 1080, height: 2400 };
 
 export interface CommandResult {
   stdout: Buffer;

@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { currentAppFromActivities, currentAppFromWindows, parsePackageList, parsePackageVersions } from '../../../../src/modules/devices/hosts/adb/dumpsys.js';
 import { amStartFailure } from '../../../../src/modules/devices/hosts/adb/am-start.js';
+import { rotationFromDisplayDump, rotationFromUiDump } from '../../../../src/modules/devices/hosts/adb/display.js';
 import { elementAt, parseUiDump } from '../../../../src/modules/devices/hosts/adb/ui-xml.js';
 
 const DUMP = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]"><node index="0" text="Search settings" resource-id="com.android.settings:id/search_action_bar_title" class="android.widget.TextView" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[189,171][552,234]" /><node index="1" text="" resource-id="com.android.settings:id/search_src_text" class="android.widget.EditText" package="com.android.settings" content-desc="Tom &amp; Jerry &lt;3" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="true" scrollable="false" long-clickable="true" password="false" selected="false" bounds="[63,143][1017,262]"><node index="0" text="  Wi-Fi  " resource-id="" class="android.widget.Button" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[100,150][300,250]" /></node></node></hierarchy>`;
@@ -79,5 +80,15 @@ describe('am start answers', () => {
     expect(amStartFailure("Starting: Intent { cmp=com.x/.Secret }\nException occurred while executing 'start':\njava.lang.SecurityException: Permission Denial: starting Intent { cmp=com.x/.Secret } from null (pid=1, uid=2000) requires android.permission.CAMERA\n")).toMatchObject({ kind: 'refused', reason: expect.stringContaining('requires android.permission.CAMERA') });
     expect(amStartFailure('Starting: Intent { act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] pkg=com.x }\nError: Activity not started, unable to resolve Intent { act=android.intent.action.MAIN flg=0x10000000 pkg=com.x }\n')).toMatchObject({ kind: 'not_found' });
     expect(amStartFailure("Exception occurred while executing 'start':\njava.lang.IllegalArgumentException: Unknown option: -Q\n")).toMatchObject({ kind: 'refused', reason: 'java.lang.IllegalArgumentException: Unknown option: -Q' });
+  });
+});
+
+describe('rotation', () => {
+  test('the valid internal viewport of dumpsys display (Android 10–14), and a dump’s hierarchy', () => {
+    const dump =
+      "  mViewports=[DisplayViewport{type=EXTERNAL, valid=false, isActive=false, displayId=2, orientation=0, deviceWidth=0, deviceHeight=0}, DisplayViewport{type=INTERNAL, valid=true, isActive=true, displayId=0, uniqueId='local:4619827259835644672', physicalPort=0, orientation=3, logicalFrame=Rect(0, 0 - 2400, 1080), physicalFrame=Rect(0, 0 - 2400, 1080), deviceWidth=2400, deviceHeight=1080}]";
+    expect(rotationFromDisplayDump(dump)).toBe(3);
+    expect(rotationFromDisplayDump('DISPLAY MANAGER (dumpsys display)\n')).toBeNull();
+    expect(rotationFromUiDump(`<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="1"><node/></hierarchy>`)).toBe(1);
   });
 });

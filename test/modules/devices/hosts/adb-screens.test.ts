@@ -36,3 +36,35 @@ describe('character references in UI dumps', () => {
     expect(phone.behaviour.characterReferences).toBe(true);
   });
 });
+
+describe('a rotated display', () => {
+  test('screenshots, the UI tree, taps and the screen size all follow the rotation', async () => {
+    await d.closeApp('com.example.shop');
+    await d.openApp('com.example.shop');
+    phone.behaviour.rotation = 1;
+    try {
+      const shot = await d.screenshot();
+      expect(shot).toMatchObject({ width: 2400, height: 1080 });
+      expect(await d.screenSize()).toEqual({ width: 2400, height: 1080, density: 420 });
+      // The checkout button sits at x ≥ 1080 in the rotated frame: a correct tap there lands.
+      const checkout = (await d.uiTree()).find((e) => e.text === 'Checkout')!;
+      expect(checkout.bounds.left).toBeGreaterThanOrEqual(1080);
+      const x = Math.floor((checkout.bounds.left + checkout.bounds.right) / 2);
+      const y = Math.floor((checkout.bounds.top + checkout.bounds.bottom) / 2);
+      await d.tap(x, y);
+      expect((await d.currentApp())?.activity).toBe('com.example.shop.CheckoutActivity');
+      // Off the rotated screen is still refused.
+      await expect(d.tap(100, 1080)).rejects.toMatchObject({ status: 422, message: expect.stringContaining('2400×1080') });
+      // A tool client's scale is against the rotated size: 1280 / 2400.
+      const small = await d.screenshot({ format: 'jpeg', maxEdge: 1280 });
+      const size = await d.screenSize();
+      expect(small.width / size.width).toBeCloseTo(1280 / 2400, 3);
+    } finally {
+      phone.behaviour.rotation = 0;
+    }
+    // Back upright: the portrait size comes back, and a portrait tap works.
+    expect(await d.screenSize()).toEqual({ width: 1080, height: 2400, density: 420 });
+    await d.pressKey('BACK');
+    expect((await d.currentApp())?.activity).toBe('com.example.shop.CatalogActivity');
+  });
+});

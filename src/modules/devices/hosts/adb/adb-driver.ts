@@ -18,6 +18,7 @@ import { currentAppFromActivities, currentAppFromWindows, parsePackageList, pars
 import { runInput } from './input.js';
 import { inputSteps } from './input-text.js';
 import { AdbProxyControl } from './proxy-control.js';
+import { rotatedSize, rotationFromDisplayDump, type SeenRotations } from './display.js';
 import { dumpUi } from './ui-dump.js';
 import { elementAt } from './ui-xml.js';
 
@@ -36,8 +37,10 @@ export class AdbDriver implements DeviceDriver {
   constructor(
     readonly deviceId: number,
     private readonly target: AdbTarget,
-    /** Read at boot and kept with the placement. */
+    /** The natural (unrotated) size, read at boot and kept with the placement. */
     private readonly size: ScreenSize,
+    /** What this process last saw of the device's rotation (display.ts). */
+    private readonly rotations: SeenRotations,
     private readonly labels: ApkLabels,
     private readonly options: AdbDriverOptions,
   ) {
@@ -59,6 +62,7 @@ export class AdbDriver implements DeviceDriver {
     if (png.length < 24 || !png.subarray(0, 8).equals(PNG_SIGNATURE)) throw new DeviceHostFaultError(`The screenshot of ${this.target.serial} is not a PNG (${png.length} bytes).`);
     const width = png.readUInt32BE(16);
     const height = png.readUInt32BE(20);
+    this.rotations.fromPicture(this.slot, this.size, width, height);
     const format = options.format ?? 'png';
     const out = scaledSize({ width, height }, options.maxEdge);
     if (format === 'png' && out.scale === 1) return { data: png, format, width, height };
@@ -68,20 +72,42 @@ export class AdbDriver implements DeviceDriver {
     return { data, format, width: out.width, height: out.height };
   }
 
-  uiTree(): Promise<UiElement[]> {
-    return dumpUi(this.target, { attempts: this.options.uiDumpAttempts, backoffMs: this.options.uiDumpBackoffMs, timeoutMs: this.options.commandTimeoutMs });
+  async uiTree(): Promise<UiElement[]> {
+    const dump = await dumpUi(this.target, { attempts: this.options.uiDumpAttempts, backoffMs: this.options.uiDumpBackoffMs, timeoutMs: this.options.commandTimeoutMs });
+    if (dump.rotation !== null) this.rotations.set(this.slot, dump.rotation);
+    return dump.elements;
+  }
+
+  private get slot(): string {
+    return `${this.target.server}/${this.target.serial}`;
+  }
+
+  /**
+   * Checks points against the screen as this process last saw it; when that refuses them,
+   * reads the rotation from the device and checks again, so only a point off the real
+   * screen is refused.
+   */
+  private async checkPoints(points: [number, number, [string, string]?][]): Promise<void> {
+    const check = (size: ScreenSize) => points.forEach(([x, y, names]) => checkPoint(size, x, y, names));
+    try {
+      check(rotatedSize(this.size, this.rotations.get(this.slot)));
+    } catch {
+      check(await this.screenSize());
+    }
   }
 
   async tap(x: number, y: number, options: TapOptions = {}): Promise<UiElement | null> {
-    checkPoint(this.size, x, y);
+    await this.checkPoints([[x, y]]);
     const hit = options.identify ? elementAt(await this.uiTree(), x, y) : null;
     await this.input(`input tap ${x} ${y}`);
     return hit;
   }
 
   async swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number): Promise<void> {
-    checkPoint(this.size, x1, y1, ['x1', 'y1']);
-    checkPoint(this.size, x2, y2, ['x2', 'y2']);
+    await this.checkPoints([
+      [x1, y1, ['x1', 'y1']],
+      [x2, y2, ['x2', 'y2']],
+    ]);
     checkDuration(durationMs);
     await this.input(`input swipe ${x1} ${y1} ${x2} ${y2} ${durationMs}`, this.options.commandTimeoutMs + durationMs);
   }
@@ -164,7 +190,10 @@ export class AdbDriver implements DeviceDriver {
     return currentAppFromWindows(await this.run('dumpsys window')) ?? currentAppFromActivities(await this.run('dumpsys activity activities'));
   }
 
+  /** The size in the display's current rotation (read from the device: `dumpsys display`). */
   async screenSize(): Promise<ScreenSize> {
-    return { ...this.size };
+    const rotation = rotationFromDisplayDump(await this.run('dumpsys display'));
+    if (rotation !== null) this.rotations.set(this.slot, rotation);
+    return rotatedSize(this.size, this.rotations.get(this.slot));
   }
 }

@@ -10,6 +10,7 @@ import { PlacementStore, slotName } from '../placements.js';
 import type { DeviceDriver, DeviceHost, HostCapacity, Placement } from '../types.js';
 import { AdbDriver, type AdbDriverOptions } from './adb-driver.js';
 import { ApkLabels } from './apk-labels.js';
+import { SeenRotations } from './display.js';
 import { type AdbTarget, shellText } from './commands.js';
 import { runInput } from './input.js';
 import { AdbServers } from './servers.js';
@@ -45,6 +46,7 @@ export class AdbHost implements DeviceHost {
   private readonly servers: AdbServers;
   private readonly labels: ApkLabels;
   private readonly driverOptions: AdbDriverOptions;
+  private readonly rotations = new SeenRotations();
 
   constructor(private readonly options: AdbHostOptions) {
     this.clock = options.clock ?? systemClock;
@@ -133,7 +135,7 @@ export class AdbHost implements DeviceHost {
     const { target, row } = await this.target(deviceId);
     if (row.status !== 'ready' || row.screen_width === null || row.screen_height === null) throw new DeviceNotReadyError(deviceId);
     const size = { width: row.screen_width, height: row.screen_height, density: row.density ?? 160 };
-    return new AdbDriver(deviceId, target, size, this.labels, this.driverOptions);
+    return new AdbDriver(deviceId, target, size, this.rotations, this.labels, this.driverOptions);
   }
 
   async close(): Promise<void> {
