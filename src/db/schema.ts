@@ -411,6 +411,13 @@ export interface CloudRunBundlesTable {
   content: Buffer;
 }
 
+/** A short exclusive lease on a name (src/db/named-locks.ts). */
+export interface NamedLocksTable {
+  name: string;
+  holder: string;
+  locked_until: number;
+}
+
 export interface Database {
   users: UsersTable;
   subscriptions: SubscriptionsTable;
@@ -435,6 +442,7 @@ export interface Database {
   proxy_usage_samples: ProxyUsageSamplesTable;
   proxy_usage_daily: ProxyUsageDailyTable;
   device_placements: DevicePlacementsTable;
+  named_locks: NamedLocksTable;
   sim_devices: SimDevicesTable;
   apk_labels: ApkLabelsTable;
   cloud_runs: CloudRunsTable;

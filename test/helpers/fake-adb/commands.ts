@@ -154,6 +154,33 @@ function am(device: FakeAndroidDevice, args: string[]): CommandResult {
   return failed(`Error: unknown command '${verb}'\n`);
 }
 
+const UI_AUTOMATION_TAKEN =
+  'Exception in thread "main" java.lang.IllegalStateException: UiAutomationService android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@3f2a9c1already registered!\n' +
+  '\tat android.os.Parcel.createExceptionOrNull(Parcel.java:3017)\n\tat android.app.UiAutomationConnection.connect(UiAutomationConnection.java:110)\n';
+
+/** `uiautomator dump FILE`: one client at a time; it holds the connection while it waits for the screen to settle. */
+async function uiautomator(device: FakeAndroidDevice, args: string[]): Promise<CommandResult> {
+  if (args[0] !== 'dump') return failed(`Unknown command: ${args[0]}\n`);
+  if (device.uiAutomationBusy) return failed(UI_AUTOMATION_TAKEN);
+  device.uiAutomationBusy = true;
+  try {
+    await new Promise((resolve) => setTimeout(resolve, device.behaviour.uiDumpMs));
+  } finally {
+    device.uiAutomationBusy = false;
+  }
+  if (device.uiDumpIdleFailures > 0) {
+    device.uiDumpIdleFailures -= 1;
+    return ok('ERROR: could not get idle state.\n');
+  }
+  if (device.behaviour.uiDumpNullRoots > 0) {
+    device.behaviour.uiDumpNullRoots -= 1;
+    return ok('ERROR: null root node returned by UiTestAutomationBridge.\n');
+  }
+  const file = args[1] ?? '/sdcard/window_dump.xml';
+  device.files.set(file, Buffer.from(uiDumpXml(device)));
+  return ok(`UI hierchary dumped to: ${file}\n`);
+}
+
 /** `monkey -p PKG -c CATEGORY [--pct-syskeys N] 1`: one launch of the app, as a launcher icon would. */
 function monkey(device: FakeAndroidDevice, args: string[]): CommandResult {
   const pkg = args[args.indexOf('-p') + 1];
@@ -211,16 +238,8 @@ export async function runCommand(device: FakeAndroidDevice, argv: string[]): Pro
     }
     case 'input':
       return input(device, args);
-    case 'uiautomator': {
-      if (args[0] !== 'dump') return failed(`Unknown command: ${args[0]}\n`);
-      if (device.uiDumpIdleFailures > 0) {
-        device.uiDumpIdleFailures -= 1;
-        return ok('ERROR: could not get idle state.\n');
-      }
-      const file = args[1] ?? '/sdcard/window_dump.xml';
-      device.files.set(file, Buffer.from(uiDumpXml(device)));
-      return ok(`UI hierchary dumped to: ${file}\n`);
-    }
+    case 'uiautomator':
+      return uiautomator(device, args);
     case 'cat': {
       const content = device.files.get(args[0] ?? '');
       return content ? { stdout: content, exitCode: 0 } : failed(`cat: ${args[0]}: No such file or directory\n`);

@@ -46,6 +46,14 @@ export interface FakeBehaviour {
   injectEventsDenied: boolean;
   /** Surface rotation (0 natural, 1 a quarter turn, …): screencap, dump bounds and input use the rotated frame. */
   rotation: Rotation;
+  /**
+   * How long one `uiautomator dump` holds the phone's one UI automation connection (a real
+   * one waits for 1 s of idle first). A second dump meanwhile fails with "UiAutomationService
+   * … already registered!", as Android allows one UI automation client at a time.
+   */
+  uiDumpMs: number;
+  /** The next n dumps answer `ERROR: null root node returned by UiTestAutomationBridge.` (a window in transition). */
+  uiDumpNullRoots: number;
 }
 
 export const REAL_DEVICE: FakeBehaviour = {
@@ -55,6 +63,8 @@ export const REAL_DEVICE: FakeBehaviour = {
   hasCmd: true,
   injectEventsDenied: false,
   rotation: 0,
+  uiDumpMs: 5,
+  uiDumpNullRoots: 0,
 };
 
 /** The phone's natural (portrait) screen, as `wm size` reports it. */
@@ -80,6 +90,8 @@ export class FakeAndroidDevice {
   readonly settings = new Map<string, string>();
   /** Answer the next n `uiautomator dump`s with the idle-state error. */
   uiDumpIdleFailures = 0;
+  /** A UI automation client is connected (a dump is running). */
+  uiAutomationBusy = false;
   readonly catalogue: SimCatalogue;
   readonly notExported: Set<string>;
   behaviour: FakeBehaviour;

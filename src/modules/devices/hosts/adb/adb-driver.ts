@@ -29,6 +29,14 @@ export interface AdbDriverOptions {
   uiDumpBackoffMs: number;
 }
 
+/** What the host shares with the drivers it makes. */
+export interface AdbDriverShared {
+  /** What this process last saw of each device's rotation (display.ts). */
+  rotations: SeenRotations;
+  /** Runs `work` as the only UI dump of the phone at `slot`, across processes. */
+  exclusiveUi<T>(slot: string, work: () => Promise<T>): Promise<T>;
+}
+
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 export class AdbDriver implements DeviceDriver {
@@ -39,8 +47,7 @@ export class AdbDriver implements DeviceDriver {
     private readonly target: AdbTarget,
     /** The natural (unrotated) size, read at boot and kept with the placement. */
     private readonly size: ScreenSize,
-    /** What this process last saw of the device's rotation (display.ts). */
-    private readonly rotations: SeenRotations,
+    private readonly shared: AdbDriverShared,
     private readonly labels: ApkLabels,
     private readonly options: AdbDriverOptions,
   ) {
@@ -62,7 +69,7 @@ export class AdbDriver implements DeviceDriver {
     if (png.length < 24 || !png.subarray(0, 8).equals(PNG_SIGNATURE)) throw new DeviceHostFaultError(`The screenshot of ${this.target.serial} is not a PNG (${png.length} bytes).`);
     const width = png.readUInt32BE(16);
     const height = png.readUInt32BE(20);
-    this.rotations.fromPicture(this.slot, this.size, width, height);
+    this.shared.rotations.fromPicture(this.slot, this.size, width, height);
     const format = options.format ?? 'png';
     const out = scaledSize({ width, height }, options.maxEdge);
     if (format === 'png' && out.scale === 1) return { data: png, format, width, height };
@@ -73,8 +80,13 @@ export class AdbDriver implements DeviceDriver {
   }
 
   async uiTree(): Promise<UiElement[]> {
-    const dump = await dumpUi(this.target, { attempts: this.options.uiDumpAttempts, backoffMs: this.options.uiDumpBackoffMs, timeoutMs: this.options.commandTimeoutMs });
-    if (dump.rotation !== null) this.rotations.set(this.slot, dump.rotation);
+    const dump = await dumpUi(this.target, {
+      attempts: this.options.uiDumpAttempts,
+      backoffMs: this.options.uiDumpBackoffMs,
+      timeoutMs: this.options.commandTimeoutMs,
+      exclusive: (work) => this.shared.exclusiveUi(this.slot, work),
+    });
+    if (dump.rotation !== null) this.shared.rotations.set(this.slot, dump.rotation);
     return dump.elements;
   }
 
@@ -90,7 +102,7 @@ export class AdbDriver implements DeviceDriver {
   private async checkPoints(points: [number, number, [string, string]?][]): Promise<void> {
     const check = (size: ScreenSize) => points.forEach(([x, y, names]) => checkPoint(size, x, y, names));
     try {
-      check(rotatedSize(this.size, this.rotations.get(this.slot)));
+      check(rotatedSize(this.size, this.shared.rotations.get(this.slot)));
     } catch {
       check(await this.screenSize());
     }
@@ -193,7 +205,7 @@ export class AdbDriver implements DeviceDriver {
   /** The size in the display's current rotation (read from the device: `dumpsys display`). */
   async screenSize(): Promise<ScreenSize> {
     const rotation = rotationFromDisplayDump(await this.run('dumpsys display'));
-    if (rotation !== null) this.rotations.set(this.slot, rotation);
-    return rotatedSize(this.size, this.rotations.get(this.slot));
+    if (rotation !== null) this.shared.rotations.set(this.slot, rotation);
+    return rotatedSize(this.size, this.shared.rotations.get(this.slot));
   }
 }

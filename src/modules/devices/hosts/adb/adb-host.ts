@@ -8,7 +8,8 @@ import { type Clock, systemClock } from '../../../../lib/clock.js';
 import { DeviceHostFaultError, DeviceNotFoundError, DeviceNotReadyError, NoDeviceCapacityError } from '../errors.js';
 import { PlacementStore, slotName } from '../placements.js';
 import type { DeviceDriver, DeviceHost, HostCapacity, Placement } from '../types.js';
-import { AdbDriver, type AdbDriverOptions } from './adb-driver.js';
+import { NamedLockTimeoutError, withNamedLock } from '../../../../db/named-locks.js';
+import { AdbDriver, type AdbDriverOptions, type AdbDriverShared } from './adb-driver.js';
 import { ApkLabels } from './apk-labels.js';
 import { SeenRotations } from './display.js';
 import { type AdbTarget, shellText } from './commands.js';
@@ -46,7 +47,7 @@ export class AdbHost implements DeviceHost {
   private readonly servers: AdbServers;
   private readonly labels: ApkLabels;
   private readonly driverOptions: AdbDriverOptions;
-  private readonly rotations = new SeenRotations();
+  private readonly shared: AdbDriverShared;
 
   constructor(private readonly options: AdbHostOptions) {
     this.clock = options.clock ?? systemClock;
@@ -54,6 +55,17 @@ export class AdbHost implements DeviceHost {
     this.driverOptions = { ...DEFAULT_DRIVER, ...options.driver };
     this.servers = new AdbServers(options.servers, options.devices, this.driverOptions.commandTimeoutMs);
     this.labels = new ApkLabels(options.db, this.clock);
+    const timeoutMs = this.driverOptions.commandTimeoutMs;
+    this.shared = {
+      rotations: new SeenRotations(),
+      // One UI automation client per phone (Android's rule), whichever process asks. The lock
+      // times with the wall clock: it guards the phone, not business time.
+      exclusiveUi: (slot, work) =>
+        withNamedLock(options.db, systemClock, `adb-ui-dump:${slot}`, { leaseMs: timeoutMs + 5000, waitMs: timeoutMs }, work).catch((error: unknown) => {
+          if (error instanceof NamedLockTimeoutError) throw new DeviceHostFaultError(`Another UI dump of ${slot} has been running for ${Math.round(timeoutMs / 1000)} s; try again.`);
+          throw error;
+        }),
+    };
   }
 
   async place(deviceId: number): Promise<Placement> {
@@ -135,7 +147,7 @@ export class AdbHost implements DeviceHost {
     const { target, row } = await this.target(deviceId);
     if (row.status !== 'ready' || row.screen_width === null || row.screen_height === null) throw new DeviceNotReadyError(deviceId);
     const size = { width: row.screen_width, height: row.screen_height, density: row.density ?? 160 };
-    return new AdbDriver(deviceId, target, size, this.rotations, this.labels, this.driverOptions);
+    return new AdbDriver(deviceId, target, size, this.shared, this.labels, this.driverOptions);
   }
 
   async close(): Promise<void> {
