@@ -56,3 +56,38 @@ describe('a phone that refuses injected input (INJECT_EVENTS)', () => {
     }
   });
 });
+
+describe('tap first', () => {
+  test('on a screen that never settles (video, a spinner) the tap goes out at once; identifying the element never holds it back', async () => {
+    await d.closeApp(SHOP);
+    await d.openApp(SHOP);
+    const [x, y] = centre(await find(d, 'row_beans'));
+    await d.pressKey('BACK'); // nothing fresh is known of the screen now
+    await d.openApp(SHOP);
+    phone.uiDumpIdleFailures = 100;
+    phone.behaviour.uiDumpMs = 300;
+    try {
+      const before = phone.commands.length;
+      const started = performance.now();
+      const hit = await d.tap(x, y, { identify: true });
+      expect(performance.now() - started).toBeLessThan(250);
+      expect(phone.commands.slice(before)).toEqual([`input tap ${x} ${y}`]);
+      expect(hit).toBeNull();
+    } finally {
+      phone.uiDumpIdleFailures = 0;
+      phone.behaviour.uiDumpMs = 5;
+    }
+    expect((await find(d, 'title')).text).toBe('Espresso beans');
+  });
+
+  test('the element is named from the UI tree just read (as tap-by-text reads it), without a second dump', async () => {
+    await d.pressKey('BACK');
+    const [x, y] = centre(await find(d, 'row_mug'));
+    const before = phone.commands.length;
+    expect(await d.tap(x, y, { identify: true })).toMatchObject({ resource_id: `${SHOP}:id/row_mug`, clickable: true });
+    expect(phone.commands.slice(before)).toEqual([`input tap ${x} ${y}`]);
+    // That tree is spent: the screen changed, so the next identify knows nothing.
+    expect(await d.tap(5, 2000, { identify: true })).toBeNull();
+    expect((await find(d, 'title')).text).toBe('Ceramic mug');
+  });
+});

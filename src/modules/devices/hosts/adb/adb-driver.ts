@@ -19,6 +19,7 @@ import { runInput } from './input.js';
 import { inputSteps } from './input-text.js';
 import { AdbProxyControl } from './proxy-control.js';
 import { rotatedSize, rotationFromDisplayDump, type SeenRotations } from './display.js';
+import type { SeenTrees } from './seen-trees.js';
 import { dumpUi } from './ui-dump.js';
 import { elementAt } from './ui-xml.js';
 
@@ -33,6 +34,8 @@ export interface AdbDriverOptions {
 export interface AdbDriverShared {
   /** What this process last saw of each device's rotation (display.ts). */
   rotations: SeenRotations;
+  /** The UI tree this process read of each device last, to name what a tap hits (seen-trees.ts). */
+  trees: SeenTrees;
   /** Runs `work` as the only UI dump of the phone at `slot`, across processes. */
   exclusiveUi<T>(slot: string, work: () => Promise<T>): Promise<T>;
 }
@@ -58,8 +61,9 @@ export class AdbDriver implements DeviceDriver {
     return shellText(this.target, command, timeoutMs);
   }
 
-  /** An `input` command, whose answer says whether the event went in. */
+  /** An `input` command, whose answer says whether the event went in. It spends what was seen of the screen. */
   private input(command: string | string[], timeoutMs = this.options.commandTimeoutMs): Promise<void> {
+    this.shared.trees.spend(this.slot);
     return runInput(this.target, command, timeoutMs);
   }
 
@@ -80,6 +84,7 @@ export class AdbDriver implements DeviceDriver {
   }
 
   async uiTree(): Promise<UiElement[]> {
+    const generation = this.shared.trees.begin(this.slot);
     const dump = await dumpUi(this.target, {
       attempts: this.options.uiDumpAttempts,
       backoffMs: this.options.uiDumpBackoffMs,
@@ -87,6 +92,7 @@ export class AdbDriver implements DeviceDriver {
       exclusive: (work) => this.shared.exclusiveUi(this.slot, work),
     });
     if (dump.rotation !== null) this.shared.rotations.set(this.slot, dump.rotation);
+    this.shared.trees.remember(this.slot, generation, dump.elements, Date.now());
     return dump.elements;
   }
 
@@ -110,9 +116,10 @@ export class AdbDriver implements DeviceDriver {
 
   async tap(x: number, y: number, options: TapOptions = {}): Promise<UiElement | null> {
     await this.checkPoints([[x, y]]);
-    const hit = options.identify ? elementAt(await this.uiTree(), x, y) : null;
+    // Tap first: the element is named from what was just seen, never from a dump made now.
+    const seen = options.identify ? this.shared.trees.fresh(this.slot, Date.now()) : null;
     await this.input(`input tap ${x} ${y}`);
-    return hit;
+    return seen ? elementAt(seen, x, y) : null;
   }
 
   async swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number): Promise<void> {
@@ -143,6 +150,7 @@ export class AdbDriver implements DeviceDriver {
   async openApp(pkg: string, options: { activity?: string } = {}): Promise<void> {
     if (options.activity !== undefined) checkActivity(options.activity);
     await this.requireInstalled(pkg);
+    this.shared.trees.spend(this.slot);
     if (options.activity !== undefined) {
       const failure = amStartFailure(await this.run(amStartCommand(`${pkg}/${options.activity}`)));
       if (failure) throw new ValidationError([{ path: 'activity', message: `cannot be started: ${failure.kind === 'not_exported' ? 'the app has not exported it (android:exported="false": only the app itself can start it)' : failure.reason}` }]);
@@ -162,6 +170,7 @@ export class AdbDriver implements DeviceDriver {
 
   async closeApp(pkg: string): Promise<void> {
     await this.requireInstalled(pkg);
+    this.shared.trees.spend(this.slot);
     await this.run(`am force-stop ${pkg}`);
   }
 

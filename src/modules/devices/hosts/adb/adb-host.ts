@@ -12,6 +12,7 @@ import { NamedLockTimeoutError, withNamedLock } from '../../../../db/named-locks
 import { AdbDriver, type AdbDriverOptions, type AdbDriverShared } from './adb-driver.js';
 import { ApkLabels } from './apk-labels.js';
 import { SeenRotations } from './display.js';
+import { SeenTrees } from './seen-trees.js';
 import { type AdbTarget, shellText } from './commands.js';
 import { runInput } from './input.js';
 import { AdbServers } from './servers.js';
@@ -58,6 +59,7 @@ export class AdbHost implements DeviceHost {
     const timeoutMs = this.driverOptions.commandTimeoutMs;
     this.shared = {
       rotations: new SeenRotations(),
+      trees: new SeenTrees(),
       // One UI automation client per phone (Android's rule), whichever process asks. The lock
       // times with the wall clock: it guards the phone, not business time.
       exclusiveUi: (slot, work) =>
