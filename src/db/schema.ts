@@ -333,6 +333,8 @@ export interface DevicePlacementsTable {
   density: number | null;
   created_at: number;
   updated_at: number;
+  /** adb: the phone's own values of the settings the host changed at boot (JSON), restored at stop. */
+  restore_settings: string | null;
 }
 
 /** A simulated device: runtime state and installed apps as JSON, written compare-and-set on `version`. */

@@ -1,29 +1,19 @@
 // The device commands the fake understands, answering as Android's do (the texts below are
-// the real tools' messages): getprop, screencap, input, uiautomator, am, monkey, pm, wm,
-// dumpsys, settings, cat, rm, echo.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+// the real tools' messages): getprop, screencap, input, wm, dumpsys, settings, svc, cat, rm,
+// echo here; uiautomator (ui-commands.ts); am, monkey, cmd package and pm (app-commands.ts).
 import sharp from 'sharp';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { readApkManifest } from '../../../src/modules/devices/hosts/apk/manifest.js';
 import { KeyCodes } from '../../../src/modules/devices/hosts/adb/adbkit.js';
 import { decodeInputText } from '../../../src/modules/devices/hosts/adb/input-text.js';
 import { parseAndroidKey } from '../../../src/modules/devices/hosts/keys.js';
-import { applyCloseApp, applyKey, applyOpenApp, applySwipe, applyTap, applyText } from '../../../src/modules/devices/hosts/sim/input.js';
-import { screenForActivity } from '../../../src/modules/devices/hosts/sim/navigation.js';
+import { applyKey, applySwipe, applyTap, applyText } from '../../../src/modules/devices/hosts/sim/input.js';
 import { buildView } from '../../../src/modules/devices/hosts/sim/view.js';
-import type { CommandResult, FakeAndroidDevice } from './device.js';
-import { NATURAL_SIZE } from './device.js';
+import { am, monkey, pm, resolveActivity } from './app-commands.js';
+import { type CommandResult, failed, type FakeAndroidDevice, NATURAL_SIZE, ok } from './device.js';
 import { clockwiseDegrees, displaySize, toNatural } from './rotation.js';
-import { uiDumpXml } from './ui-xml.js';
-
-const ok = (text = ''): CommandResult => ({ stdout: Buffer.from(text), exitCode: 0 });
-const failed = (text: string, exitCode = 1): CommandResult => ({ stdout: Buffer.from(text), exitCode });
+import { uiautomator } from './ui-commands.js';
 
 /** Key codes by number, for `input keyevent 4`. */
 const KEY_NAMES = new Map(Object.entries(KeyCodes as unknown as Record<string, number>).map(([name, code]) => [code, name]));
-
-const isSystem = (pkg: string) => pkg.startsWith('com.android.');
 
 function input(device: FakeAndroidDevice, args: string[]): CommandResult {
   const [verb, ...rest] = args;
@@ -37,53 +27,25 @@ function input(device: FakeAndroidDevice, args: string[]): CommandResult {
   }
   const n = rest.map(Number);
   const world = device.world();
+  const keys = verb === 'keyevent' ? rest.map((key) => parseAndroidKey(/^\d+$/.test(key) ? (KEY_NAMES.get(Number(key)) ?? key) : key)) : [];
+  // A screen that is off drops the event (WAKEUP and POWER turn it on); a locked one shows the lock screen, which takes it.
+  if (!['tap', 'swipe', 'text', 'keyevent'].includes(verb ?? '')) return failed(`Error: Unknown command: ${verb}\n`);
+  if (!device.power.input(keys.some((k) => k.name === 'WAKEUP' || k.name === 'POWER'))) return ok();
   switch (verb) {
     case 'tap':
       applyTap(world, ...natural(n[0], n[1]));
-      return ok();
+      break;
     case 'swipe':
       applySwipe(world, ...natural(n[0], n[1]), ...natural(n[2], n[3]));
-      return ok();
+      break;
     case 'text':
       // Like Android's `input text`, only the first argument is typed: bad quoting shows.
       applyText(world, decodeInputText(rest[0] ?? ''));
-      return ok();
-    case 'keyevent':
-      for (const key of rest) applyKey(world, parseAndroidKey(/^\d+$/.test(key) ? (KEY_NAMES.get(Number(key)) ?? key) : key));
-      return ok();
+      break;
     default:
-      return failed(`Error: Unknown command: ${verb}\n`);
+      for (const key of keys) applyKey(world, key);
   }
-}
-
-async function pmInstall(device: FakeAndroidDevice, file: string | undefined): Promise<CommandResult> {
-  const bytes = file ? device.files.get(file) : undefined;
-  if (!bytes) return failed(`Failure [INSTALL_FAILED_INVALID_URI: Don't allow file: URIs; ${file} not found]\n`);
-  const dir = await mkdtemp(join(tmpdir(), 'fake-adb-pm-'));
-  try {
-    await writeFile(join(dir, 'base.apk'), bytes);
-    const info = await readApkManifest(join(dir, 'base.apk'));
-    device.installed = [...device.installed.filter((a) => a.package !== info.package), { ...info, source: 'apk' }];
-    return ok('Success\n');
-  } catch {
-    return failed('Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse /data/app/vmdl.tmp/base.apk]\n');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-function pm(device: FakeAndroidDevice, args: string[]): Promise<CommandResult> | CommandResult {
-  const [verb, ...rest] = args;
-  if (verb === 'path') {
-    const app = device.installed.find((a) => a.package === rest[0]);
-    return app ? ok(`package:/data/app/${app.package}-1/base.apk\n`) : failed('');
-  }
-  if (verb === 'list' && rest[0] === 'packages') {
-    const thirdParty = rest.includes('-3');
-    return ok(device.installed.filter((a) => !thirdParty || !isSystem(a.package)).map((a) => `package:${a.package}\n`).join(''));
-  }
-  if (verb === 'install') return pmInstall(device, rest.filter((a) => !a.startsWith('-')).pop());
-  return failed(`Unknown command: ${verb}\n`);
+  return ok();
 }
 
 function activityRecord(device: FakeAndroidDevice): string {
@@ -120,89 +82,6 @@ function dumpsys(device: FakeAndroidDevice, args: string[]): CommandResult {
   return failed(`Can't find service: ${args[0]}\n`);
 }
 
-/** `am start [-W] [-S] [-a ACTION] [-c CATEGORY] [-f FLAGS] -n pkg/activity`, answered as Android 10+ words it. */
-function amStart(device: FakeAndroidDevice, rest: string[]): CommandResult {
-  const option = (name: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : undefined);
-  const component = option('-n') ?? '';
-  const [pkg, rawActivity = ''] = component.split('/');
-  const activity = rawActivity.startsWith('.') ? `${pkg}${rawActivity}` : rawActivity;
-  const app = device.installed.find((a) => a.package === pkg);
-  const described = app ? device.catalogue.appFor(app) : undefined;
-  const screen = described && activity ? screenForActivity(described, activity) : undefined;
-  const starting = `Starting: Intent { ${option('-a') ? `act=${option('-a')} ` : ''}${option('-c') ? `cat=[${option('-c')}] ` : ''}cmp=${component} }\n`;
-  if (!app || !described || !screen) return failed(`${starting}Error type 3\nError: Activity class {${pkg}/${activity}} does not exist.\n`);
-  if (device.notExported.has(`${pkg}/${activity}`)) {
-    return failed(
-      `${starting}Exception occurred while executing 'start':\njava.lang.SecurityException: Permission Denial: starting Intent { flg=0x10000000 cmp=${component} } from null (pid=6263, uid=2000) not exported from uid 10154\n\tat com.android.server.wm.ActivityTaskSupervisor.checkStartAnyActivityPermission(ActivityTaskSupervisor.java:1073)\n`,
-      255,
-    );
-  }
-  // The launcher's intent (MAIN + LAUNCHER, NEW_TASK | RESET_TASK_IF_NEEDED) for the app's
-  // launcher activity brings its task back as it was; any other start shows that activity.
-  const launcherIntent = option('-a') === 'android.intent.action.MAIN' && option('-c') === 'android.intent.category.LAUNCHER' && screen === described.screens[0].id;
-  applyOpenApp(device.world(), pkg, launcherIntent ? undefined : screen);
-  return ok(`${starting}Status: ok\nLaunchState: COLD\nActivity: ${pkg}/${rawActivity}\nTotalTime: 212\nWaitTime: 215\nComplete\n`);
-}
-
-function am(device: FakeAndroidDevice, args: string[]): CommandResult {
-  const [verb, ...rest] = args;
-  if (verb === 'force-stop') {
-    applyCloseApp(device.world(), rest[0]);
-    return ok();
-  }
-  if (verb === 'start' || verb === 'start-activity') return amStart(device, rest);
-  return failed(`Error: unknown command '${verb}'\n`);
-}
-
-const UI_AUTOMATION_TAKEN =
-  'Exception in thread "main" java.lang.IllegalStateException: UiAutomationService android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@3f2a9c1already registered!\n' +
-  '\tat android.os.Parcel.createExceptionOrNull(Parcel.java:3017)\n\tat android.app.UiAutomationConnection.connect(UiAutomationConnection.java:110)\n';
-
-/** `uiautomator dump FILE`: one client at a time; it holds the connection while it waits for the screen to settle. */
-async function uiautomator(device: FakeAndroidDevice, args: string[]): Promise<CommandResult> {
-  if (args[0] !== 'dump') return failed(`Unknown command: ${args[0]}\n`);
-  if (device.uiAutomationBusy) return failed(UI_AUTOMATION_TAKEN);
-  device.uiAutomationBusy = true;
-  try {
-    await new Promise((resolve) => setTimeout(resolve, device.behaviour.uiDumpMs));
-  } finally {
-    device.uiAutomationBusy = false;
-  }
-  if (device.uiDumpIdleFailures > 0) {
-    device.uiDumpIdleFailures -= 1;
-    return ok('ERROR: could not get idle state.\n');
-  }
-  if (device.behaviour.uiDumpNullRoots > 0) {
-    device.behaviour.uiDumpNullRoots -= 1;
-    return ok('ERROR: null root node returned by UiTestAutomationBridge.\n');
-  }
-  const file = args[1] ?? '/sdcard/window_dump.xml';
-  device.files.set(file, Buffer.from(uiDumpXml(device)));
-  return ok(`UI hierchary dumped to: ${file}\n`);
-}
-
-/** `monkey -p PKG -c CATEGORY [--pct-syskeys N] 1`: one launch of the app, as a launcher icon would. */
-function monkey(device: FakeAndroidDevice, args: string[]): CommandResult {
-  const pkg = args[args.indexOf('-p') + 1];
-  const echo = args.map((a) => `  bash arg: ${a}\n`).join('');
-  const syskeys = args.includes('--pct-syskeys') ? Number(args[args.indexOf('--pct-syskeys') + 1]) : 2;
-  if (device.behaviour.noHardwareKeys && syskeys !== 0) return failed(`${echo}** SYS_KEYS has no physical keys but with factor 2.0%.\n`, 251);
-  if (!device.installed.some((a) => a.package === pkg)) return failed(`${echo}** No activities found to run, monkey aborted.\n`, 252);
-  applyOpenApp(device.world(), pkg);
-  return ok(`${echo}Events injected: 1\n## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)\n`);
-}
-
-/** `cmd package resolve-activity --brief [-a ACTION] [-c CATEGORY] PKG`: the app's launcher activity, in its short form. */
-function resolveActivity(device: FakeAndroidDevice, args: string[]): CommandResult {
-  const words = args.filter((a, i) => !a.startsWith('-') && !['-a', '-c', '-f', '--user'].includes(args[i - 1]));
-  const pkg = words[words.length - 1];
-  const app = device.installed.find((a) => a.package === pkg);
-  if (!app) return ok('No activity found\n');
-  const activity = device.catalogue.appFor(app).screens[0].activity;
-  const short = activity.startsWith(`${pkg}.`) ? activity.slice(pkg.length) : activity;
-  return ok(`priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n${pkg}/${short}\n`);
-}
-
 const SETTINGS_NAMESPACES = ['system', 'secure', 'global'];
 
 /** `settings get|put|delete NAMESPACE NAME [VALUE]`, on the device's own table. */
@@ -222,7 +101,10 @@ function settings(device: FakeAndroidDevice, args: string[]): CommandResult {
 
 export async function runCommand(device: FakeAndroidDevice, argv: string[]): Promise<CommandResult> {
   const [name, ...args] = argv;
+  device.power.tick();
   switch (name) {
+    case 'svc':
+      return device.power.svc(args);
     case 'echo':
       return ok(`${args.join(' ')}\n`);
     case 'getprop': {
@@ -232,6 +114,9 @@ export async function runCommand(device: FakeAndroidDevice, argv: string[]): Pro
     }
     case 'screencap': {
       if (!args.includes('-p')) return failed('screencap: only -p (PNG) is simulated\n');
+      const screen = displaySize(device.behaviour.rotation, NATURAL_SIZE);
+      const cover = await device.power.cover(screen.width, screen.height);
+      if (cover) return { stdout: cover, exitCode: 0 };
       const png = (await device.renderer.render(buildView(device.world()))).data;
       const degrees = clockwiseDegrees(device.behaviour.rotation);
       return { stdout: degrees === 0 ? png : await sharp(png).rotate(degrees).png({ compressionLevel: 1 }).toBuffer(), exitCode: 0 };
@@ -248,6 +133,7 @@ export async function runCommand(device: FakeAndroidDevice, argv: string[]): Pro
       for (const file of args.filter((a) => !a.startsWith('-'))) device.files.delete(file);
       return ok();
     case 'wm':
+      if (args[0] === 'dismiss-keyguard') return device.power.dismissKeyguard();
       return args[0] === 'size' ? ok(`Physical size: ${NATURAL_SIZE.width}x${NATURAL_SIZE.height}\n`) : args[0] === 'density' ? ok('Physical density: 420\n') : failed('Unknown command\n');
     case 'am':
       return am(device, args);

@@ -5,6 +5,7 @@ import { createSimCatalogue, type SimCatalogue } from '../../../src/modules/devi
 import { ScreenRenderer } from '../../../src/modules/devices/hosts/sim/render/raster.js';
 import { bootState, type SimInstalledApp, type SimState } from '../../../src/modules/devices/hosts/sim/state.js';
 import type { SimWorld } from '../../../src/modules/devices/hosts/sim/view.js';
+import { ScreenPower } from './power.js';
 import type { Rotation } from './rotation.js';
 
 export type FakeDeviceState = 'device' | 'offline' | 'unauthorized';
@@ -19,6 +20,8 @@ export interface FakeDeviceOptions {
   apps?: unknown[];
   /** `pkg/full.Activity` names that `am start` refuses from the shell (android:exported="false"). */
   notExported?: Iterable<string>;
+  /** The lock screen is showing (an insecure one: `wm dismiss-keyguard` dismisses it). */
+  locked?: boolean;
   behaviour?: Partial<FakeBehaviour>;
 }
 
@@ -54,6 +57,8 @@ export interface FakeBehaviour {
   uiDumpMs: number;
   /** The next n dumps answer `ERROR: null root node returned by UiTestAutomationBridge.` (a window in transition). */
   uiDumpNullRoots: number;
+  /** The screen turns off and locks after this long without input, unless kept on (power.ts); null: never. */
+  screenOffAfterMs: number | null;
 }
 
 export const REAL_DEVICE: FakeBehaviour = {
@@ -65,6 +70,7 @@ export const REAL_DEVICE: FakeBehaviour = {
   rotation: 0,
   uiDumpMs: 5,
   uiDumpNullRoots: 0,
+  screenOffAfterMs: null,
 };
 
 /** The phone's natural (portrait) screen, as `wm size` reports it. */
@@ -74,6 +80,9 @@ export interface CommandResult {
   stdout: Buffer;
   exitCode: number;
 }
+
+export const ok = (text = ''): CommandResult => ({ stdout: Buffer.from(text), exitCode: 0 });
+export const failed = (text: string, exitCode = 1): CommandResult => ({ stdout: Buffer.from(text), exitCode });
 
 const renderer = new ScreenRenderer();
 
@@ -92,6 +101,8 @@ export class FakeAndroidDevice {
   uiDumpIdleFailures = 0;
   /** A UI automation client is connected (a dump is running). */
   uiAutomationBusy = false;
+  /** Screen on or off, lock screen shown or not. */
+  readonly power: ScreenPower = new ScreenPower(this);
   readonly catalogue: SimCatalogue;
   readonly notExported: Set<string>;
   behaviour: FakeBehaviour;
@@ -107,6 +118,7 @@ export class FakeAndroidDevice {
     this.catalogue = createSimCatalogue(options.apps ?? []);
     this.notExported = new Set(options.notExported ?? []);
     this.behaviour = { ...REAL_DEVICE, ...options.behaviour };
+    this.power.locked = options.locked ?? false;
     this.simState = bootState(Date.now());
     this.installed = [...this.catalogue.preinstalled];
   }

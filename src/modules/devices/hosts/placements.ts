@@ -67,6 +67,7 @@ export class PlacementStore {
         screen_width: null,
         screen_height: null,
         density: null,
+        restore_settings: null,
         created_at: now,
         updated_at: now,
       })
@@ -79,6 +80,16 @@ export class PlacementStore {
     }
     // Nothing inserted: the device was already placed (keep that), or the slot is taken (null).
     return this.get(deviceId);
+  }
+
+  /**
+   * Keeps the phone's own values of what the host changes at boot, unless some are kept
+   * already (a boot run again after a crash must not keep the host's own values). Answers
+   * what is kept now; null when the device is no longer placed.
+   */
+  async keepRestoreSettings(deviceId: number, json: string): Promise<string | null> {
+    await this.db.kysely.updateTable('device_placements').set({ restore_settings: json }).where('device_id', '=', deviceId).where('restore_settings', 'is', null).execute();
+    return (await this.row(deviceId))?.restore_settings ?? null;
   }
 
   /** Moves the status from one of `from` to `to`; false when the row is gone or elsewhere. */

@@ -11,6 +11,7 @@ import type { DeviceDriver, DeviceHost, HostCapacity, Placement } from '../types
 import { NamedLockTimeoutError, withNamedLock } from '../../../../db/named-locks.js';
 import { AdbDriver, type AdbDriverOptions, type AdbDriverShared } from './adb-driver.js';
 import { ApkLabels } from './apk-labels.js';
+import { applyBoundSettings, dismissKeyguard, parseSavedSettings, readBoundSettings, restoreBoundSettings } from './bound-settings.js';
 import { SeenRotations } from './display.js';
 import { SeenTrees } from './seen-trees.js';
 import { type AdbTarget, shellText } from './commands.js';
@@ -30,6 +31,9 @@ export interface AdbHostOptions {
   bootPollMs?: number;
   driver?: Partial<AdbDriverOptions>;
 }
+
+/** Restoring a phone's settings at stop waits at most this long: a phone that is gone must not hold the stop. */
+const RESTORE_TIMEOUT_MS = 5000;
 
 const DEFAULT_DRIVER: AdbDriverOptions = { commandTimeoutMs: 30_000, installTimeoutMs: 300_000, uiDumpAttempts: 4, uiDumpBackoffMs: 250 };
 
@@ -120,10 +124,20 @@ export class AdbHost implements DeviceHost {
       await sleep(this.options.bootPollMs ?? 1000, options.signal);
     }
     options.signal?.throwIfAborted();
+    // The phone's own settings first (kept once: a boot run again keeps the first reading),
+    // then kept awake with animations off while bound (bound-settings.ts).
+    const kept = await this.placements.keepRestoreSettings(deviceId, JSON.stringify(await readBoundSettings(target, ask)));
+    await applyBoundSettings(target, ask);
     // An injected event: a phone that refuses them (INJECT_EVENTS) fails here, with the fix in the message.
     await runInput(target, 'input keyevent KEYCODE_WAKEUP', ask);
+    await dismissKeyguard(target, ask);
     const screen = await this.readScreen(target, ask);
-    if (!(await this.placements.markReady(deviceId, screen))) throw new DeviceNotFoundError(deviceId, 'was shut down while it booted');
+    if (!(await this.placements.markReady(deviceId, screen))) {
+      // Stopped while it booted: the stop restored what it found; put back what this boot changed after that.
+      const saved = parseSavedSettings(kept);
+      if (saved) await restoreBoundSettings(target, saved, ask).catch(() => undefined);
+      throw new DeviceNotFoundError(deviceId, 'was shut down while it booted');
+    }
   }
 
   /** `wm size` / `wm density`; an override (set by the operator) wins over the physical value. */
@@ -137,7 +151,16 @@ export class AdbHost implements DeviceHost {
     return { width: Number(s[1]), height: Number(s[2]), density: d ? Number(d[1]) : 160 };
   }
 
+  /** Gives the phone its own settings back (best effort: an unplugged phone must not keep its serial bound), then frees the serial. */
   async shutdown(deviceId: number): Promise<void> {
+    const row = await this.placements.row(deviceId);
+    const saved = parseSavedSettings(row?.restore_settings ?? null);
+    if (row?.host === 'adb' && row.server && row.serial && saved) {
+      const { server, serial } = row;
+      await Promise.resolve()
+        .then(() => restoreBoundSettings({ device: this.servers.client(server).getDevice(serial), server, serial }, saved, RESTORE_TIMEOUT_MS))
+        .catch(() => undefined);
+    }
     await this.placements.remove(deviceId);
   }
 
