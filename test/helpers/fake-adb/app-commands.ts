@@ -33,8 +33,12 @@ export function pm(device: FakeAndroidDevice, args: string[]): Promise<CommandRe
     return app ? ok(`package:/data/app/${app.package}-1/base.apk\n`) : failed('');
   }
   if (verb === 'list' && rest[0] === 'packages') {
+    // pm list packages [-3] [--show-versioncode] [FILTER]: FILTER matches part of the name.
     const thirdParty = rest.includes('-3');
-    return ok(device.installed.filter((a) => !thirdParty || !isSystem(a.package)).map((a) => `package:${a.package}\n`).join(''));
+    const codes = rest.includes('--show-versioncode');
+    const filter = rest.slice(1).find((a) => !a.startsWith('-'));
+    const listed = device.installed.filter((a) => (!thirdParty || !isSystem(a.package)) && (filter === undefined || a.package.includes(filter)));
+    return ok(listed.map((a) => `package:${a.package}${codes ? ` versionCode:${a.version_code}` : ''}\n`).join(''));
   }
   if (verb === 'install') return pmInstall(device, rest.filter((a) => !a.startsWith('-')).pop());
   return failed(`Unknown command: ${verb}\n`);

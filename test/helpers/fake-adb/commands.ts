@@ -10,12 +10,13 @@ import { buildView } from '../../../src/modules/devices/hosts/sim/view.js';
 import { am, monkey, pm, resolveActivity } from './app-commands.js';
 import { type CommandResult, failed, type FakeAndroidDevice, NATURAL_SIZE, ok } from './device.js';
 import { clockwiseDegrees, displaySize, toNatural } from './rotation.js';
+import { committedText, ime } from './ime.js';
 import { uiautomator } from './ui-commands.js';
 
 /** Key codes by number, for `input keyevent 4`. */
 const KEY_NAMES = new Map(Object.entries(KeyCodes as unknown as Record<string, number>).map(([name, code]) => [code, name]));
 
-function input(device: FakeAndroidDevice, args: string[]): CommandResult {
+function input(device: FakeAndroidDevice, args: string[]): CommandResult | Promise<CommandResult> {
   const [verb, ...rest] = args;
   // Coordinates arrive in the rotated frame; the simulated screen is laid out in the natural one.
   const natural = (x: number, y: number) => toNatural(device.behaviour.rotation, NATURAL_SIZE, x, y);
@@ -38,10 +39,15 @@ function input(device: FakeAndroidDevice, args: string[]): CommandResult {
     case 'swipe':
       applySwipe(world, ...natural(n[0], n[1]), ...natural(n[2], n[3]));
       break;
-    case 'text':
+    case 'text': {
       // Like Android's `input text`, only the first argument is typed: bad quoting shows.
-      applyText(world, decodeInputText(rest[0] ?? ''));
-      break;
+      const typed = decodeInputText(rest[0] ?? '');
+      applyText(world, committedText(device, typed));
+      const stall = device.behaviour.stallInputText;
+      const extra = stall?.after === 0 ? stall.ms : 0;
+      if (stall) device.behaviour.stallInputText = stall.after === 0 ? null : { ...stall, after: stall.after - 1 };
+      return new Promise((resolve) => setTimeout(() => resolve(ok()), device.behaviour.inputTextMsPerChar * typed.length + extra));
+    }
     default:
       for (const key of keys) applyKey(world, key);
   }
@@ -105,6 +111,8 @@ export async function runCommand(device: FakeAndroidDevice, argv: string[]): Pro
   switch (name) {
     case 'svc':
       return device.power.svc(args);
+    case 'ime':
+      return ime(device, args);
     case 'echo':
       return ok(`${args.join(' ')}\n`);
     case 'getprop': {

@@ -59,6 +59,10 @@ export interface FakeBehaviour {
   uiDumpNullRoots: number;
   /** The screen turns off and locks after this long without input, unless kept on (power.ts); null: never. */
   screenOffAfterMs: number | null;
+  /** `input text` takes this long per character typed (a phone: 5–30 ms). */
+  inputTextMsPerChar: number;
+  /** After `after` more `input text` calls, one types and then takes `ms` longer to answer (once). */
+  stallInputText: { after: number; ms: number } | null;
 }
 
 export const REAL_DEVICE: FakeBehaviour = {
@@ -71,6 +75,8 @@ export const REAL_DEVICE: FakeBehaviour = {
   uiDumpMs: 5,
   uiDumpNullRoots: 0,
   screenOffAfterMs: null,
+  inputTextMsPerChar: 0,
+  stallInputText: null,
 };
 
 /** The phone's natural (portrait) screen, as `wm size` reports it. */
@@ -119,6 +125,8 @@ export class FakeAndroidDevice {
     this.notExported = new Set(options.notExported ?? []);
     this.behaviour = { ...REAL_DEVICE, ...options.behaviour };
     this.power.locked = options.locked ?? false;
+    // A phone always has its keyboard set.
+    this.settings.set('secure/default_input_method', 'com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME');
     this.simState = bootState(Date.now());
     this.installed = [...this.catalogue.preinstalled];
   }

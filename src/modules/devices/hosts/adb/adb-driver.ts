@@ -16,10 +16,11 @@ import { amStartCommand, amStartFailure, monkeyLaunchCommand, monkeyLaunched, re
 import { type AdbTarget, pushFile, screencap, shellText } from './commands.js';
 import { currentAppFromActivities, currentAppFromWindows, parsePackageList, parsePackageVersions } from './dumpsys.js';
 import { runInput } from './input.js';
-import { inputSteps } from './input-text.js';
+import { type InputStep, inputSteps, needsUnicodeIme } from './input-text.js';
 import { AdbProxyControl } from './proxy-control.js';
 import { rotatedSize, rotationFromDisplayDump, type SeenRotations } from './display.js';
 import type { SeenTrees } from './seen-trees.js';
+import { encodeForUnicodeIme, ensureSettingsApp, SETTINGS_APP, withUnicodeIme } from './unicode-ime.js';
 import { dumpUi } from './ui-dump.js';
 import { elementAt } from './ui-xml.js';
 
@@ -28,6 +29,8 @@ export interface AdbDriverOptions {
   installTimeoutMs: number;
   uiDumpAttempts: number;
   uiDumpBackoffMs: number;
+  /** What each typed character adds to an `input text` call's time limit. */
+  textMsPerChar: number;
 }
 
 /** What the host shares with the drivers it makes. */
@@ -133,8 +136,31 @@ export class AdbDriver implements DeviceDriver {
 
   async typeText(text: string): Promise<void> {
     checkText(text);
-    for (const step of inputSteps(text)) {
-      await this.input(step.kind === 'text' ? ['input', 'text', step.text] : `input keyevent ${step.keycode}`);
+    if (!needsUnicodeIme(text)) return this.typeSteps(inputSteps(text));
+    const steps = inputSteps(text, { encode: encodeForUnicodeIme });
+    await ensureSettingsApp(this.target, this.options.commandTimeoutMs, (file) => this.pushAndInstall(file, SETTINGS_APP));
+    await withUnicodeIme(this.target, this.options.commandTimeoutMs, () => this.typeSteps(steps));
+  }
+
+  /**
+   * One `input` call per step, each with a time limit that grows with its length. A step that
+   * fails ends the typing: nothing is sent again (it may have gone in), nor is the rest.
+   */
+  private async typeSteps(steps: InputStep[]): Promise<void> {
+    const total = steps.reduce((sum, step) => sum + step.chars, 0);
+    let typed = 0;
+    for (const step of steps) {
+      try {
+        if (step.kind === 'text') await this.input(['input', 'text', step.text], this.options.commandTimeoutMs + this.options.textMsPerChar * step.chars);
+        else await this.input(`input keyevent ${step.keycode}`);
+      } catch (error) {
+        if (steps.length === 1 || !(error instanceof DeviceHostFaultError)) throw error;
+        throw new DeviceHostFaultError(
+          `${error.message} Typing stopped: ${typed} of ${total} characters were typed; the next ${step.chars} may or may not have gone in, and the rest was not sent.`,
+          { cause: error },
+        );
+      }
+      typed += step.chars;
     }
   }
 
@@ -190,21 +216,26 @@ export class AdbDriver implements DeviceDriver {
   async installApk(source: ApkSource): Promise<ApkInfo> {
     return withApkFile(source, async (file) => {
       const info = await readApkManifest(file);
-      const remote = `/data/local/tmp/svc-${randomBytes(6).toString('hex')}.apk`;
-      try {
-        await pushFile(this.target, createReadStream(file), remote, this.options.installTimeoutMs);
-        const output = await this.run(`pm install -r ${remote}`, this.options.installTimeoutMs);
-        if (!/^Success/m.test(output)) {
-          const reason = /Failure \[([^\]]+)\]/.exec(output)?.[1] ?? (output.trim().split('\n').pop() || 'no answer');
-          if (/INSTALL_PARSE_FAILED|INVALID_APK/.test(reason)) throw new InvalidApkError(`the device could not read it (${reason})`);
-          throw new ApkInstallFailedError(info.package, reason);
-        }
-      } finally {
-        await this.run(`rm -f ${remote}`).catch(() => undefined);
-      }
+      await this.pushAndInstall(file, info.package);
       await this.labels.remember(info);
       return info;
     });
+  }
+
+  /** Copies the APK to a private file on the phone, installs it, and removes the copy. */
+  private async pushAndInstall(file: string, pkg: string): Promise<void> {
+    const remote = `/data/local/tmp/svc-${randomBytes(6).toString('hex')}.apk`;
+    try {
+      await pushFile(this.target, createReadStream(file), remote, this.options.installTimeoutMs);
+      const output = await this.run(`pm install -r ${remote}`, this.options.installTimeoutMs);
+      if (!/^Success/m.test(output)) {
+        const reason = /Failure \[([^\]]+)\]/.exec(output)?.[1] ?? (output.trim().split('\n').pop() || 'no answer');
+        if (/INSTALL_PARSE_FAILED|INVALID_APK/.test(reason)) throw new InvalidApkError(`the device could not read it (${reason})`);
+        throw new ApkInstallFailedError(pkg, reason);
+      }
+    } finally {
+      await this.run(`rm -f ${remote}`).catch(() => undefined);
+    }
   }
 
   async currentApp(): Promise<CurrentApp | null> {

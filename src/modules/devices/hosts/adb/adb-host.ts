@@ -35,7 +35,7 @@ export interface AdbHostOptions {
 /** Restoring a phone's settings at stop waits at most this long: a phone that is gone must not hold the stop. */
 const RESTORE_TIMEOUT_MS = 5000;
 
-const DEFAULT_DRIVER: AdbDriverOptions = { commandTimeoutMs: 30_000, installTimeoutMs: 300_000, uiDumpAttempts: 4, uiDumpBackoffMs: 250 };
+const DEFAULT_DRIVER: AdbDriverOptions = { commandTimeoutMs: 30_000, installTimeoutMs: 300_000, uiDumpAttempts: 4, uiDumpBackoffMs: 250, textMsPerChar: 50 };
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
