@@ -3,6 +3,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ApkReader from '@devicefarmer/adbkit-apkreader';
 import { readApkManifest } from '../../../src/modules/devices/hosts/apk/manifest.js';
 import { applyCloseApp, applyOpenApp } from '../../../src/modules/devices/hosts/sim/input.js';
 import { screenForActivity } from '../../../src/modules/devices/hosts/sim/navigation.js';
@@ -10,14 +11,23 @@ import { type CommandResult, failed, type FakeAndroidDevice, ok } from './device
 
 const isSystem = (pkg: string) => pkg.startsWith('com.android.');
 
-async function pmInstall(device: FakeAndroidDevice, file: string | undefined): Promise<CommandResult> {
+/**
+ * `pm install [-r] [-t] [-g] FILE`. Like Android: an APK marked android:testOnly (what Android
+ * Studio's Run builds) needs `-t` (INSTALL_FAILED_TEST_ONLY), and an app already installed
+ * needs `-r`. Runtime permissions are granted at install only with `-g`.
+ */
+async function pmInstall(device: FakeAndroidDevice, flags: string[], file: string | undefined): Promise<CommandResult> {
   const bytes = file ? device.files.get(file) : undefined;
   if (!bytes) return failed(`Failure [INSTALL_FAILED_INVALID_URI: Don't allow file: URIs; ${file} not found]\n`);
   const dir = await mkdtemp(join(tmpdir(), 'fake-adb-pm-'));
   try {
     await writeFile(join(dir, 'base.apk'), bytes);
     const info = await readApkManifest(join(dir, 'base.apk'));
+    const manifest = await (await ApkReader.open(join(dir, 'base.apk'))).readManifest();
+    if (manifest.application?.testOnly === true && !flags.includes('-t')) return failed('Failure [INSTALL_FAILED_TEST_ONLY: installPackageLI]\n');
+    if (device.installed.some((a) => a.package === info.package) && !flags.includes('-r')) return failed(`Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install ${info.package} without first uninstalling.]\n`);
     device.installed = [...device.installed.filter((a) => a.package !== info.package), { ...info, source: 'apk' }];
+    device.grantedAtInstall.set(info.package, flags.includes('-g'));
     return ok('Success\n');
   } catch {
     return failed('Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse /data/app/vmdl.tmp/base.apk]\n');
@@ -40,7 +50,7 @@ export function pm(device: FakeAndroidDevice, args: string[]): Promise<CommandRe
     const listed = device.installed.filter((a) => (!thirdParty || !isSystem(a.package)) && (filter === undefined || a.package.includes(filter)));
     return ok(listed.map((a) => `package:${a.package}${codes ? ` versionCode:${a.version_code}` : ''}\n`).join(''));
   }
-  if (verb === 'install') return pmInstall(device, rest.filter((a) => !a.startsWith('-')).pop());
+  if (verb === 'install') return pmInstall(device, rest.filter((a) => a.startsWith('-')), rest.filter((a) => !a.startsWith('-')).pop());
   return failed(`Unknown command: ${verb}\n`);
 }
 

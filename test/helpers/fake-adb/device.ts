@@ -107,6 +107,8 @@ export class FakeAndroidDevice {
   uiDumpIdleFailures = 0;
   /** A UI automation client is connected (a dump is running). */
   uiAutomationBusy = false;
+  /** Per package installed from an APK: whether its runtime permissions were granted at install (`pm install -g`). */
+  readonly grantedAtInstall = new Map<string, boolean>();
   /** Screen on or off, lock screen shown or not. */
   readonly power: ScreenPower = new ScreenPower(this);
   readonly catalogue: SimCatalogue;

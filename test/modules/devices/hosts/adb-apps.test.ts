@@ -8,6 +8,7 @@ import { NOT_EXPORTED, NOTES_PACKAGE, notesApp } from '../../../helpers/fake-adb
 import type { FakeAndroidDevice } from '../../../helpers/fake-adb/device.js';
 import type { FakeAdbServer } from '../../../helpers/fake-adb/server.js';
 import { bootedAdb, startFakeAdb } from './helpers/adb.js';
+import { buildApk } from './helpers/build-apk.js';
 import { type HostTestDb, openHostTestDb } from './helpers/database.js';
 
 let t: HostTestDb;
@@ -77,5 +78,15 @@ describe('opening an app by its package', () => {
       phone.behaviour.noHardwareKeys = false;
       phone.behaviour.hasCmd = true;
     }
+  });
+});
+
+describe('installing', () => {
+  test('as Android Studio does (-r -t -g): a test-only APK installs, runtime permissions are granted, and a reinstall replaces it', async () => {
+    const apk = await buildApk({ package: 'org.example.debugbuild', label: 'Debug Build', versionName: '0.1-debug', versionCode: 1, testOnly: true });
+    expect(await d.installApk(apk)).toMatchObject({ package: 'org.example.debugbuild', version_code: 1 });
+    expect(phone.grantedAtInstall.get('org.example.debugbuild')).toBe(true);
+    await d.installApk(apk);
+    expect(phone.installed.filter((a) => a.package === 'org.example.debugbuild')).toHaveLength(1);
   });
 });

@@ -227,7 +227,10 @@ export class AdbDriver implements DeviceDriver {
     const remote = `/data/local/tmp/svc-${randomBytes(6).toString('hex')}.apk`;
     try {
       await pushFile(this.target, createReadStream(file), remote, this.options.installTimeoutMs);
-      const output = await this.run(`pm install -r ${remote}`, this.options.installTimeoutMs);
+      // As Android Studio installs: replace (-r), allow test-only builds (-t), grant runtime permissions (-g).
+      let output = await this.run(`pm install -r -t -g ${remote}`, this.options.installTimeoutMs);
+      // Android 5 and older have no runtime permissions, and no -g.
+      if (/Unknown option:? -g/i.test(output)) output = await this.run(`pm install -r -t ${remote}`, this.options.installTimeoutMs);
       if (!/^Success/m.test(output)) {
         const reason = /Failure \[([^\]]+)\]/.exec(output)?.[1] ?? (output.trim().split('\n').pop() || 'no answer');
         if (/INSTALL_PARSE_FAILED|INVALID_APK/.test(reason)) throw new InvalidApkError(`the device could not read it (${reason})`);
