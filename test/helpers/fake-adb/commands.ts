@@ -2,9 +2,8 @@
 // the real tools' messages): getprop, screencap, input, wm, dumpsys, settings, svc, cat, rm,
 // echo here; uiautomator (ui-commands.ts); am, monkey, cmd package and pm (app-commands.ts).
 import sharp from 'sharp';
-import { KeyCodes } from '../../../src/modules/devices/hosts/adb/adbkit.js';
 import { decodeInputText } from '../../../src/modules/devices/hosts/adb/input-text.js';
-import { parseAndroidKey } from '../../../src/modules/devices/hosts/keys.js';
+import { KEY_NAMES, parseAndroidKey } from '../../../src/modules/devices/hosts/keys.js';
 import { applyKey, applySwipe, applyTap, applyText } from '../../../src/modules/devices/hosts/sim/input.js';
 import { buildView } from '../../../src/modules/devices/hosts/sim/view.js';
 import { am, monkey, pm, resolveActivity } from './app-commands.js';
@@ -13,8 +12,6 @@ import { clockwiseDegrees, displaySize, toNatural } from './rotation.js';
 import { committedText, ime } from './ime.js';
 import { uiautomator } from './ui-commands.js';
 
-/** Key codes by number, for `input keyevent 4`. */
-const KEY_NAMES = new Map(Object.entries(KeyCodes as unknown as Record<string, number>).map(([name, code]) => [code, name]));
 
 function input(device: FakeAndroidDevice, args: string[]): CommandResult | Promise<CommandResult> {
   const [verb, ...rest] = args;

@@ -91,3 +91,15 @@ describe('tap first', () => {
     expect((await find(d, 'title')).text).toBe('Ceramic mug');
   });
 });
+
+describe('keys', () => {
+  test('keys Android added after 10 (SCREENSHOT, RECENT_APPS, F13) are known, and go by number so an older build ignores them', async () => {
+    const before = phone.commands.length;
+    await d.pressKey('SCREENSHOT');
+    await d.pressKey('KEYCODE_RECENT_APPS');
+    await d.pressKey('f13');
+    await d.pressKey('BACK');
+    expect(phone.commands.slice(before)).toEqual(['input keyevent 318', 'input keyevent 312', 'input keyevent 326', 'input keyevent 4']);
+    await expect(d.pressKey('KEYCODE_F25')).rejects.toMatchObject({ status: 422 });
+  });
+});

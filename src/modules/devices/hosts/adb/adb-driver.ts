@@ -165,7 +165,8 @@ export class AdbDriver implements DeviceDriver {
   }
 
   async pressKey(key: string): Promise<void> {
-    await this.input(`input keyevent ${parseAndroidKey(key).keycode}`);
+    // By number: a build that predates the key ignores it rather than failing on its name.
+    await this.input(`input keyevent ${parseAndroidKey(key).code}`);
   }
 
   private async requireInstalled(pkg: string): Promise<void> {
