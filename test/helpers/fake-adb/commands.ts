@@ -9,6 +9,7 @@ import { buildView } from '../../../src/modules/devices/hosts/sim/view.js';
 import { am, monkey, pm, resolveActivity } from './app-commands.js';
 import { type CommandResult, failed, type FakeAndroidDevice, NATURAL_SIZE, ok } from './device.js';
 import { clockwiseDegrees, displaySize, toNatural } from './rotation.js';
+import { dumpsys } from './dumpsys.js';
 import { committedText, ime } from './ime.js';
 import { uiautomator } from './ui-commands.js';
 
@@ -49,40 +50,6 @@ function input(device: FakeAndroidDevice, args: string[]): CommandResult | Promi
       for (const key of keys) applyKey(world, key);
   }
   return ok();
-}
-
-function activityRecord(device: FakeAndroidDevice): string {
-  const view = buildView(device.world());
-  return `ActivityRecord{5a1c0e2 u0 ${view.package}/${view.screen.activity} t12}`;
-}
-
-/** `dumpsys display`: the parts adbutils and the driver read (the viewport's orientation and size). */
-function dumpsysDisplay(device: FakeAndroidDevice): string {
-  const rotation = device.behaviour.rotation;
-  const size = displaySize(rotation, NATURAL_SIZE);
-  const frame = `Rect(0, 0 - ${size.width}, ${size.height})`;
-  return (
-    'DISPLAY MANAGER (dumpsys display)\n  mOnlyCode=false\n  mSafeMode=false\n' +
-    `  mViewports=[DisplayViewport{type=INTERNAL, valid=true, isActive=true, displayId=0, uniqueId='local:4619827259835644672', physicalPort=0, orientation=${rotation}, logicalFrame=${frame}, physicalFrame=${frame}, deviceWidth=${size.width}, deviceHeight=${size.height}}]\n` +
-    `Display Devices: size=1\n  DisplayDeviceInfo{"Built-in Screen": uniqueId="local:4619827259835644672", ${NATURAL_SIZE.width} x ${NATURAL_SIZE.height}, modeId 1, defaultModeId 1, density 420, state ON}\n` +
-    `Logical Displays: size=1\n  Display 0:\n    mDisplayId=0\n    mBaseDisplayInfo=DisplayInfo{"Built-in Screen", displayId 0, real ${NATURAL_SIZE.width} x ${NATURAL_SIZE.height}, rotation ${rotation}, state ON}\n`
-  );
-}
-
-function dumpsys(device: FakeAndroidDevice, args: string[]): CommandResult {
-  const view = buildView(device.world());
-  if (args[0] === 'display') return ok(dumpsysDisplay(device));
-  if (args[0] === 'window') {
-    return ok(`WINDOW MANAGER WINDOWS (dumpsys window windows)\n  Window #0 Window{3f2a9c1 u0 StatusBar}:\n    mDisplayId=0\n\n  mCurrentFocus=Window{e7a5b20 u0 ${view.package}/${view.screen.activity}}\n  mFocusedApp=${activityRecord(device)}\n`);
-  }
-  if (args[0] === 'activity') return ok(`ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n  mResumedActivity: ${activityRecord(device)}\n`);
-  if (args[0] === 'package') {
-    return ok(
-      'Packages:\n' +
-        device.installed.map((a) => `  Package [${a.package}] (4d2c1a7):\n    userId=10${a.version_code % 1000}\n    versionCode=${a.version_code} minSdk=24 targetSdk=34\n    versionName=${a.version_name}\n`).join(''),
-    );
-  }
-  return failed(`Can't find service: ${args[0]}\n`);
 }
 
 const SETTINGS_NAMESPACES = ['system', 'secure', 'global'];

@@ -63,6 +63,10 @@ export interface FakeBehaviour {
   inputTextMsPerChar: number;
   /** After `after` more `input text` calls, one types and then takes `ms` longer to answer (once). */
   stallInputText: { after: number; ms: number } | null;
+  /** A second display (a cast, a presentation) showing another app; `dumpsys window` lists it first. */
+  secondDisplay: { package: string; activity: string } | null;
+  /** A system window has focus (the notification shade pulled down): mCurrentFocus names no app. */
+  systemWindowFocused: boolean;
 }
 
 export const REAL_DEVICE: FakeBehaviour = {
@@ -77,6 +81,8 @@ export const REAL_DEVICE: FakeBehaviour = {
   screenOffAfterMs: null,
   inputTextMsPerChar: 0,
   stallInputText: null,
+  secondDisplay: null,
+  systemWindowFocused: false,
 };
 
 /** The phone's natural (portrait) screen, as `wm size` reports it. */

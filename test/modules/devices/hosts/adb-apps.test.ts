@@ -90,3 +90,21 @@ describe('installing', () => {
     expect(phone.installed.filter((a) => a.package === 'org.example.debugbuild')).toHaveLength(1);
   });
 });
+
+describe('the app in front', () => {
+  test('with a second display listed first and the notification shade focused, it is the main display’s app, cross-checked', async () => {
+    await d.closeApp('com.example.shop');
+    await d.openApp('com.example.shop');
+    const shop = { package: 'com.example.shop', activity: 'com.example.shop.CatalogActivity' };
+    phone.behaviour.secondDisplay = { package: 'com.example.cast', activity: '.PresentationActivity' };
+    phone.behaviour.systemWindowFocused = true;
+    try {
+      expect(await d.currentApp()).toEqual(shop);
+      phone.behaviour.systemWindowFocused = false;
+      expect(await d.currentApp()).toEqual(shop);
+    } finally {
+      phone.behaviour.secondDisplay = null;
+      phone.behaviour.systemWindowFocused = false;
+    }
+  });
+});

@@ -1,7 +1,7 @@
 // Reading what real devices print: uiautomator XML, dumpsys window / activity, pm and
 // dumpsys package. The samples follow the formats of Android 10–14 builds.
 import { describe, expect, test } from 'vitest';
-import { currentAppFromActivities, currentAppFromWindows, parsePackageList, parsePackageVersions } from '../../../../src/modules/devices/hosts/adb/dumpsys.js';
+import { currentAppFromActivities, currentAppFromDisplays, currentAppFromWindows, parsePackageList, parsePackageVersions } from '../../../../src/modules/devices/hosts/adb/dumpsys.js';
 import { amStartFailure } from '../../../../src/modules/devices/hosts/adb/am-start.js';
 import { rotationFromDisplayDump, rotationFromUiDump } from '../../../../src/modules/devices/hosts/adb/display.js';
 import { elementAt, parseUiDump } from '../../../../src/modules/devices/hosts/adb/ui-xml.js';
@@ -90,5 +90,18 @@ describe('rotation', () => {
     expect(rotationFromDisplayDump(dump)).toBe(3);
     expect(rotationFromDisplayDump('DISPLAY MANAGER (dumpsys display)\n')).toBeNull();
     expect(rotationFromUiDump(`<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="1"><node/></hierarchy>`)).toBe(1);
+  });
+});
+
+describe('dumpsys window displays', () => {
+  const section = (id: number, focus: string, app: string) => `  Display: mDisplayId=${id} rootTasks=2\n    init=1080x2400 420dpi\n    mCurrentFocus=${focus}\n    mFocusedApp=${app}\n`;
+  test('the display whose focused window belongs to its focused app, the main display first; else the main display’s app', () => {
+    const cast = section(2, 'Window{1 u0 com.cast/com.cast.Show}', 'ActivityRecord{2 u0 com.cast/.Show t3}');
+    const main = (focus: string) => section(0, focus, 'ActivityRecord{4 u0 com.shop/.Main t5}');
+    expect(currentAppFromDisplays(cast + main('Window{3 u0 com.shop/com.shop.Main}'))).toEqual({ package: 'com.shop', activity: 'com.shop.Main' });
+    expect(currentAppFromDisplays(section(2, 'null', 'ActivityRecord{2 u0 com.cast/.Show t3}') + main('Window{9 u0 NotificationShade}'))).toEqual({ package: 'com.shop', activity: 'com.shop.Main' });
+    // Only the cast display agrees with itself: it is the one with the app's own window in focus.
+    expect(currentAppFromDisplays(cast + main('Window{9 u0 NotificationShade}'))).toEqual({ package: 'com.cast', activity: 'com.cast.Show' });
+    expect(currentAppFromDisplays('WINDOW MANAGER WINDOWS (dumpsys window windows)\n  mCurrentFocus=Window{1 u0 a.b/a.b.C}\n')).toBeNull();
   });
 });

@@ -14,7 +14,7 @@ import type { ApkInfo, ApkSource, CurrentApp, DeviceDriver, DeviceProxyControl, 
 import type { ApkLabels } from './apk-labels.js';
 import { amStartCommand, amStartFailure, monkeyLaunchCommand, monkeyLaunched, resolvedComponent, resolveLauncherCommand } from './am-start.js';
 import { type AdbTarget, pushFile, screencap, shellText } from './commands.js';
-import { currentAppFromActivities, currentAppFromWindows, parsePackageList, parsePackageVersions } from './dumpsys.js';
+import { currentAppFromActivities, currentAppFromDisplays, currentAppFromWindows, parsePackageList, parsePackageVersions } from './dumpsys.js';
 import { runInput } from './input.js';
 import { type InputStep, inputSteps, needsUnicodeIme } from './input-text.js';
 import { AdbProxyControl } from './proxy-control.js';
@@ -243,7 +243,12 @@ export class AdbDriver implements DeviceDriver {
   }
 
   async currentApp(): Promise<CurrentApp | null> {
-    return currentAppFromWindows(await this.run('dumpsys window')) ?? currentAppFromActivities(await this.run('dumpsys activity activities'));
+    // Android 10+: per display, cross-checked; older builds print the focus under `windows`.
+    return (
+      currentAppFromDisplays(await this.run('dumpsys window displays')) ??
+      currentAppFromWindows(await this.run('dumpsys window windows')) ??
+      currentAppFromActivities(await this.run('dumpsys activity activities'))
+    );
   }
 
   /** The size in the display's current rotation (read from the device: `dumpsys display`). */
