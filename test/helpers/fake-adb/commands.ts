@@ -69,10 +69,22 @@ function settings(device: FakeAndroidDevice, args: string[]): CommandResult {
   return failed(`Invalid command: ${verb}\n`, 255);
 }
 
-export async function runCommand(device: FakeAndroidDevice, argv: string[]): Promise<CommandResult> {
+/** toybox `grep [-E] [-v] [-m N] PATTERN` on what the command before `|` wrote. */
+function grep(args: string[], stdin: Buffer | undefined): CommandResult {
+  const invert = args.includes('-v');
+  const max = args.includes('-m') ? Number(args[args.indexOf('-m') + 1]) : Infinity;
+  const pattern = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '-m')[0] ?? '';
+  const regex = new RegExp(pattern);
+  const lines = (stdin ?? Buffer.alloc(0)).toString('utf8').split('\n').filter((l) => l !== '' && regex.test(l) !== invert).slice(0, max);
+  return lines.length > 0 ? ok(lines.map((l) => `${l}\n`).join('')) : failed('', 1);
+}
+
+export async function runCommand(device: FakeAndroidDevice, argv: string[], stdin?: Buffer): Promise<CommandResult> {
   const [name, ...args] = argv;
   device.power.tick();
   switch (name) {
+    case 'grep':
+      return grep(args, stdin);
     case 'svc':
       return device.power.svc(args);
     case 'ime':

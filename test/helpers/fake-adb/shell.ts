@@ -12,6 +12,10 @@ interface Simple {
   argv: string[];
   stdoutTo?: string;
   discardStderr: boolean;
+  /** What the command before `|` wrote. */
+  stdin?: Buffer;
+  /** Its output goes to the next command (`|`). */
+  piped?: boolean;
 }
 
 function isOp(token: Token, op?: string): token is { op: string } {
@@ -27,15 +31,17 @@ export async function runShell(device: FakeAndroidDevice, line: string): Promise
   let exitCode = 0;
   let pendingOp: string | undefined;
   let current: Simple = { argv: [], discardStderr: false };
+  let piped: Buffer | undefined;
   const execute = async () => {
     const simple = current;
     current = { argv: [], discardStderr: false };
     if (simple.argv.length === 0) return;
-    if (pendingOp === '&&' && exitCode !== 0) return;
-    if (pendingOp === '||' && exitCode === 0) return;
-    const result = await runCommand(device, simple.argv);
+    if (simple.stdin === undefined && pendingOp === '&&' && exitCode !== 0) return;
+    if (simple.stdin === undefined && pendingOp === '||' && exitCode === 0) return;
+    const result = await runCommand(device, simple.argv, simple.stdin);
     exitCode = result.exitCode;
-    if (simple.stdoutTo === undefined) chunks.push(result.stdout);
+    if (simple.piped) piped = result.stdout;
+    else if (simple.stdoutTo === undefined) chunks.push(result.stdout);
     else if (simple.stdoutTo !== '/dev/null') device.files.set(simple.stdoutTo, result.stdout);
   };
   for (let i = 0; i < tokens.length; i++) {
@@ -53,6 +59,12 @@ export async function runShell(device: FakeAndroidDevice, line: string): Promise
     if (isOp(token, '>')) {
       const target = tokens[++i];
       current.stdoutTo = typeof target === 'string' ? target : '/dev/null';
+      continue;
+    }
+    if (isOp(token, '|')) {
+      current.piped = true;
+      await execute();
+      current.stdin = piped ?? Buffer.alloc(0);
       continue;
     }
     if (isOp(token) && ['&&', '||', ';'].includes(token.op)) {

@@ -108,3 +108,17 @@ describe('the app in front', () => {
     }
   });
 });
+
+describe('the app list', () => {
+  test('third-party apps with their version codes from pm list packages -3 --show-versioncode; versions from a dump filtered on the phone; labels of APKs the service installed', async () => {
+    const before = phone.commands.length;
+    const apps = await d.listApps();
+    expect(apps).toContainEqual({ package: 'com.example.shop', label: 'com.example.shop', version_name: '2.4.1' });
+    expect(apps).toContainEqual({ package: NOTES_PACKAGE, label: NOTES_PACKAGE, version_name: '3.1' });
+    expect(apps).toContainEqual({ package: 'org.example.debugbuild', label: 'Debug Build', version_name: '0.1-debug' });
+    expect(apps.map((a) => a.package)).not.toContain('com.android.settings');
+    const sent = phone.commands.slice(before);
+    expect(sent[0]).toBe('pm list packages -3 --show-versioncode');
+    expect(sent.filter((c) => c.startsWith('dumpsys package')).every((c) => c.includes('| grep'))).toBe(true);
+  });
+});

@@ -1,7 +1,7 @@
 // Reading what real devices print: uiautomator XML, dumpsys window / activity, pm and
 // dumpsys package. The samples follow the formats of Android 10–14 builds.
 import { describe, expect, test } from 'vitest';
-import { currentAppFromActivities, currentAppFromDisplays, currentAppFromWindows, parsePackageList, parsePackageVersions } from '../../../../src/modules/devices/hosts/adb/dumpsys.js';
+import { currentAppFromActivities, currentAppFromDisplays, currentAppFromWindows, parsePackageCodes, parsePackageList, parsePackageVersions } from '../../../../src/modules/devices/hosts/adb/dumpsys.js';
 import { amStartFailure } from '../../../../src/modules/devices/hosts/adb/am-start.js';
 import { rotationFromDisplayDump, rotationFromUiDump } from '../../../../src/modules/devices/hosts/adb/display.js';
 import { elementAt, parseUiDump } from '../../../../src/modules/devices/hosts/adb/ui-xml.js';
@@ -104,4 +104,13 @@ describe('dumpsys window displays', () => {
     expect(currentAppFromDisplays(cast + main('Window{9 u0 NotificationShade}'))).toEqual({ package: 'com.cast', activity: 'com.cast.Show' });
     expect(currentAppFromDisplays('WINDOW MANAGER WINDOWS (dumpsys window windows)\n  mCurrentFocus=Window{1 u0 a.b/a.b.C}\n')).toBeNull();
   });
+});
+
+test('pm list packages --show-versioncode, and a build that does not know the option', () => {
+  expect(parsePackageCodes('package:com.example.shop versionCode:241\npackage:org.x versionCode:9\n')).toEqual([
+    { package: 'com.example.shop', version_code: 241 },
+    { package: 'org.x', version_code: 9 },
+  ]);
+  expect(parsePackageCodes('package:com.old\n')).toEqual([{ package: 'com.old', version_code: null }]);
+  expect(parsePackageCodes('Error: Unknown option: --show-versioncode\n')).toEqual([]);
 });

@@ -14,7 +14,7 @@ import type { ApkInfo, ApkSource, CurrentApp, DeviceDriver, DeviceProxyControl, 
 import type { ApkLabels } from './apk-labels.js';
 import { amStartCommand, amStartFailure, monkeyLaunchCommand, monkeyLaunched, resolvedComponent, resolveLauncherCommand } from './am-start.js';
 import { type AdbTarget, pushFile, screencap, shellText } from './commands.js';
-import { currentAppFromActivities, currentAppFromDisplays, currentAppFromWindows, parsePackageList, parsePackageVersions } from './dumpsys.js';
+import { currentAppFromActivities, currentAppFromDisplays, currentAppFromWindows, type PackageVersion, parsePackageCodes, parsePackageList, parsePackageVersions } from './dumpsys.js';
 import { runInput } from './input.js';
 import { type InputStep, inputSteps, needsUnicodeIme } from './input-text.js';
 import { AdbProxyControl } from './proxy-control.js';
@@ -201,15 +201,25 @@ export class AdbDriver implements DeviceDriver {
     await this.run(`am force-stop ${pkg}`);
   }
 
+  /**
+   * Third-party apps with their version codes from `pm list packages -3 --show-versioncode`
+   * (Android 9+; older builds: the plain list, codes from dumpsys). Labels and version names of
+   * APKs the service installed come from their manifests (apk_labels); other apps' version
+   * names from `dumpsys package packages`, filtered on the phone so only two lines a package
+   * cross the wire (the whole dump is megabytes on a phone with many apps).
+   */
   async listApps(): Promise<InstalledApp[]> {
-    const packages = parsePackageList(await this.run('pm list packages -3'));
-    if (packages.length === 0) return [];
-    const versions = parsePackageVersions(await this.run('dumpsys package packages'));
-    const labels = await this.labels.lookup(packages);
-    return packages
-      .map((pkg) => {
-        const version = versions.get(pkg);
-        return { package: pkg, label: labels.get(`${pkg}@${version?.version_code ?? 0}`) ?? pkg, version_name: version?.version_name ?? '' };
+    let listed = parsePackageCodes(await this.run('pm list packages -3 --show-versioncode'));
+    if (listed.length === 0) listed = parsePackageList(await this.run('pm list packages -3')).map((pkg) => ({ package: pkg, version_code: null }));
+    if (listed.length === 0) return [];
+    const known = await this.labels.lookup(listed.map((p) => p.package));
+    const needDump = listed.some((p) => p.version_code === null || !known.has(`${p.package}@${p.version_code}`));
+    const dumped = needDump ? parsePackageVersions(await this.run("dumpsys package packages | grep -E '^  Package \\[|versionCode=|versionName='")) : new Map<string, PackageVersion>();
+    return listed
+      .map(({ package: pkg, version_code }) => {
+        const code = version_code ?? dumped.get(pkg)?.version_code ?? 0;
+        const mine = known.get(`${pkg}@${code}`);
+        return { package: pkg, label: mine?.label ?? pkg, version_name: mine?.version_name ?? dumped.get(pkg)?.version_name ?? '' };
       })
       .sort((a, b) => a.label.localeCompare(b.label) || a.package.localeCompare(b.package));
   }

@@ -55,6 +55,15 @@ export function parsePackageList(output: string): string[] {
     .filter((p) => p !== '');
 }
 
+/** `pm list packages --show-versioncode` lines (`package:com.example versionCode:12`) → names and codes; empty when the build does not know the option. */
+export function parsePackageCodes(output: string): { package: string; version_code: number | null }[] {
+  return output
+    .split('\n')
+    .map((l) => /^package:([A-Za-z][\w.]*)(?:\s+versionCode:(\d+))?\s*$/.exec(l.trim()))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ package: m[1], version_code: m[2] === undefined ? null : Number(m[2]) }));
+}
+
 export interface PackageVersion {
   version_name: string;
   version_code: number;
