@@ -14,7 +14,8 @@ import { ApkLabels } from './apk-labels.js';
 import { applyBoundSettings, dismissKeyguard, parseSavedSettings, readBoundSettings, restoreBoundSettings } from './bound-settings.js';
 import { SeenRotations } from './display.js';
 import { SeenTrees } from './seen-trees.js';
-import { type AdbTarget, shellText } from './commands.js';
+import { type AdbTarget, isNetworkSerial, shellText } from './commands.js';
+import { reconnect } from './servers.js';
 import { runInput } from './input.js';
 import { AdbServers } from './servers.js';
 import { messageOf } from '../../../../lib/error-message.js';
@@ -110,7 +111,18 @@ export class AdbHost implements DeviceHost {
   private async target(deviceId: number): Promise<{ target: AdbTarget; row: NonNullable<Awaited<ReturnType<PlacementStore['row']>>> }> {
     const row = await this.placements.row(deviceId);
     if (!row || row.host !== 'adb' || !row.server || !row.serial) throw new DeviceNotFoundError(deviceId);
-    return { target: { device: this.servers.client(row.server).getDevice(row.serial), server: row.server, serial: row.serial }, row };
+    return { target: this.targetFor(row.server, row.serial), row };
+  }
+
+  /** The device on its server; a network device can be connected again when the server forgot it. */
+  private targetFor(server: string, serial: string): AdbTarget {
+    const client = this.servers.client(server);
+    const target: AdbTarget = { device: client.getDevice(serial), server, serial };
+    if (isNetworkSerial(serial)) {
+      const at = serial.lastIndexOf(':');
+      target.reconnect = () => reconnect(client, serial.slice(0, at), Number(serial.slice(at + 1)), this.driverOptions.commandTimeoutMs);
+    }
+    return target;
   }
 
   async boot(deviceId: number, options: { signal?: AbortSignal } = {}): Promise<void> {
@@ -119,8 +131,18 @@ export class AdbHost implements DeviceHost {
     const timeout = this.options.bootTimeoutMs ?? 120_000;
     const deadline = Date.now() + timeout;
     const ask = Math.min(this.driverOptions.commandTimeoutMs, timeout);
-    while ((await shellText(target, 'getprop sys.boot_completed', ask)).trim() !== '1') {
-      if (Date.now() >= deadline) throw new DeviceHostFaultError(`${target.serial} did not finish booting within ${timeout} ms.`);
+    // Until the deadline, a failing ask is a blip (the device goes offline while it boots, the
+    // server restarts, a network device must be connected again), not the end of the boot.
+    let last: unknown;
+    for (;;) {
+      try {
+        if ((await shellText(target, 'getprop sys.boot_completed', ask)).trim() === '1') break;
+        last = undefined;
+      } catch (error) {
+        if (!(error instanceof DeviceHostFaultError)) throw error;
+        last = error;
+      }
+      if (Date.now() >= deadline) throw new DeviceHostFaultError(`${target.serial} did not finish booting within ${timeout} ms${last ? ` (last: ${messageOf(last)})` : ''}.`);
       await sleep(this.options.bootPollMs ?? 1000, options.signal);
     }
     options.signal?.throwIfAborted();
@@ -158,7 +180,7 @@ export class AdbHost implements DeviceHost {
     if (row?.host === 'adb' && row.server && row.serial && saved) {
       const { server, serial } = row;
       await Promise.resolve()
-        .then(() => restoreBoundSettings({ device: this.servers.client(server).getDevice(serial), server, serial }, saved, RESTORE_TIMEOUT_MS))
+        .then(() => restoreBoundSettings(this.targetFor(server, serial), saved, RESTORE_TIMEOUT_MS))
         .catch(() => undefined);
     }
     await this.placements.remove(deviceId);
