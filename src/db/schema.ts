@@ -335,6 +335,8 @@ export interface DevicePlacementsTable {
   updated_at: number;
   /** adb: the phone's own values of the settings the host changed at boot (JSON), restored at stop. */
   restore_settings: string | null;
+  /** adb: the physical display screencap takes (`-d`), on a phone with several; null: its default. */
+  screen_display: string | null;
 }
 
 /** A simulated device: runtime state and installed apps as JSON, written compare-and-set on `version`. */

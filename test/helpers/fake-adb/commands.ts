@@ -9,7 +9,7 @@ import { buildView } from '../../../src/modules/devices/hosts/sim/view.js';
 import { am, monkey, pm, resolveActivity } from './app-commands.js';
 import { type CommandResult, failed, type FakeAndroidDevice, NATURAL_SIZE, ok } from './device.js';
 import { clockwiseDegrees, displaySize, toNatural } from './rotation.js';
-import { dumpsys } from './dumpsys.js';
+import { dumpsys, getDisplays, screencapLit } from './dumpsys.js';
 import { committedText, ime } from './ime.js';
 import { uiautomator } from './ui-commands.js';
 
@@ -99,7 +99,8 @@ export async function runCommand(device: FakeAndroidDevice, argv: string[], stdi
     case 'screencap': {
       if (!args.includes('-p')) return failed('screencap: only -p (PNG) is simulated\n');
       const screen = displaySize(device.behaviour.rotation, NATURAL_SIZE);
-      const cover = await device.power.cover(screen.width, screen.height);
+      const display = args.includes('-d') ? args[args.indexOf('-d') + 1] : undefined;
+      const cover = screencapLit(device, display) ? await device.power.cover(screen.width, screen.height) : await device.power.black(screen.width, screen.height);
       if (cover) return { stdout: cover, exitCode: 0 };
       const png = (await device.renderer.render(buildView(device.world()))).data;
       const degrees = clockwiseDegrees(device.behaviour.rotation);
@@ -126,6 +127,7 @@ export async function runCommand(device: FakeAndroidDevice, argv: string[], stdi
     case 'cmd':
       if (!device.behaviour.hasCmd) return failed('/system/bin/sh: cmd: inaccessible or not found\n', 127);
       if (args[0] === 'package' && args[1] === 'resolve-activity') return resolveActivity(device, args.slice(2));
+      if (args[0] === 'display' && args[1] === 'get-displays') return ok(getDisplays(device));
       return failed(`cmd: Can't find service: ${args[0]}\n`, 255);
     case 'pm':
       return pm(device, args);

@@ -67,6 +67,11 @@ export interface FakeBehaviour {
   secondDisplay: { package: string; activity: string } | null;
   /** A system window has focus (the notification shade pulled down): mCurrentFocus names no app. */
   systemWindowFocused: boolean;
+  /**
+   * A foldable's physical displays (null: one). Logical display 0 shows on the one that is on;
+   * `screencap` without `-d` takes the first, black when it is off.
+   */
+  physicalDisplays: { id: string; on: boolean }[] | null;
 }
 
 export const REAL_DEVICE: FakeBehaviour = {
@@ -83,7 +88,11 @@ export const REAL_DEVICE: FakeBehaviour = {
   stallInputText: null,
   secondDisplay: null,
   systemWindowFocused: false,
+  physicalDisplays: null,
 };
+
+/** The built-in display's physical id when there is only one. */
+export const BUILT_IN_DISPLAY = '4619827259835644672';
 
 /** The phone's natural (portrait) screen, as `wm size` reports it. */
 export const NATURAL_SIZE = { width: 1080, height: 2400 };

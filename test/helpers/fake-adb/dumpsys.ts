@@ -4,7 +4,7 @@
 // the external display was added last; with a system window focused (the notification shade
 // pulled down) mCurrentFocus names no app.
 import { buildView } from '../../../src/modules/devices/hosts/sim/view.js';
-import { type CommandResult, failed, type FakeAndroidDevice, NATURAL_SIZE, ok } from './device.js';
+import { BUILT_IN_DISPLAY, type CommandResult, failed, type FakeAndroidDevice, NATURAL_SIZE, ok } from './device.js';
 import { displaySize } from './rotation.js';
 
 function activityRecord(device: FakeAndroidDevice): string {
@@ -46,7 +46,28 @@ function dumpsysDisplay(device: FakeAndroidDevice): string {
   );
 }
 
+function physical(device: FakeAndroidDevice): { id: string; on: boolean }[] {
+  return device.behaviour.physicalDisplays ?? [{ id: BUILT_IN_DISPLAY, on: true }];
+}
+
+/** Whether `screencap [-d ID]` sees a lit display (without -d: the first physical one). */
+export function screencapLit(device: FakeAndroidDevice, display: string | undefined): boolean {
+  const all = physical(device);
+  const picked = display === undefined ? all[0] : all.find((d) => d.id === display);
+  return picked?.on === true;
+}
+
+/** `cmd display get-displays`: logical display 0, on whichever physical display is on. */
+export function getDisplays(device: FakeAndroidDevice): string {
+  const on = physical(device).find((d) => d.on);
+  const size = displaySize(device.behaviour.rotation, NATURAL_SIZE);
+  return `Displays:\nDisplay id 0: DisplayInfo{"Built-in Screen", displayId 0, displayGroupId 0, FLAG_SECURE, FLAG_TRUSTED, real ${size.width} x ${size.height}, rotation ${device.behaviour.rotation}, state ${on ? 'ON' : 'OFF'}, type INTERNAL, uniqueId "local:${on?.id ?? physical(device)[0].id}", app ${size.width} x ${size.height}, density 420}\n`;
+}
+
 export function dumpsys(device: FakeAndroidDevice, args: string[]): CommandResult {
+  if (args[0] === 'SurfaceFlinger' && args[1] === '--display-id') {
+    return ok(physical(device).map((d, i) => `Display ${d.id} (HWC display ${i}): port=${129 + i} pnpId=GGL displayName="${i === 0 ? 'Inner' : 'Outer'} display"\n`).join(''));
+  }
   if (args[0] === 'display') return ok(dumpsysDisplay(device));
   if (args[0] === 'window') {
     if (args[1] === 'displays') return ok(windowDisplays(device));

@@ -42,6 +42,11 @@ export class ScreenPower {
     return sharp({ create: { width, height, channels: 3, background } }).png({ compressionLevel: 1 }).toBuffer();
   }
 
+  /** A display that is off. */
+  black(width: number, height: number): Promise<Buffer> {
+    return sharp({ create: { width, height, channels: 3, background: { r: 0, g: 0, b: 0 } } }).png({ compressionLevel: 1 }).toBuffer();
+  }
+
   /** `svc power stayon true|false|usb|ac|wireless` */
   svc(args: string[]): CommandResult {
     if (args[0] !== 'power' || args[1] !== 'stayon' || STAY_ON_VALUES[args[2] ?? ''] === undefined) return failed('usage: svc power stayon [true|false|usb|ac|wireless]\n');

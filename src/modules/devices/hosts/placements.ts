@@ -38,10 +38,10 @@ export class PlacementStore {
   }
 
   /** `booting` → `ready`, recording the screen; false when the device was shut down meanwhile. */
-  async markReady(deviceId: number, screen: { width: number; height: number; density: number } | null): Promise<boolean> {
+  async markReady(deviceId: number, screen: { width: number; height: number; density: number; display?: string | null } | null): Promise<boolean> {
     const result = await this.db.kysely
       .updateTable('device_placements')
-      .set({ status: 'ready', screen_width: screen?.width ?? null, screen_height: screen?.height ?? null, density: screen?.density ?? null, updated_at: this.clock.now() })
+      .set({ status: 'ready', screen_width: screen?.width ?? null, screen_height: screen?.height ?? null, density: screen?.density ?? null, screen_display: screen?.display ?? null, updated_at: this.clock.now() })
       .where('device_id', '=', deviceId)
       .where('status', '=', 'booting')
       .executeTakeFirst();
@@ -68,6 +68,7 @@ export class PlacementStore {
         screen_height: null,
         density: null,
         restore_settings: null,
+        screen_display: null,
         created_at: now,
         updated_at: now,
       })

@@ -8,6 +8,8 @@ import type { FakeAndroidDevice } from '../../../helpers/fake-adb/device.js';
 import type { FakeAdbServer } from '../../../helpers/fake-adb/server.js';
 import { bootedAdb, startFakeAdb } from './helpers/adb.js';
 import { type HostTestDb, openHostTestDb } from './helpers/database.js';
+import { decode, hex } from './helpers/pixels.js';
+import { themeFor } from '../../../../src/modules/devices/hosts/sim/render/palette.js';
 
 let t: HostTestDb;
 let server: FakeAdbServer;
@@ -66,5 +68,20 @@ describe('a rotated display', () => {
     expect(await d.screenSize()).toEqual({ width: 1080, height: 2400, density: 420 });
     await d.pressKey('BACK');
     expect((await d.currentApp())?.activity).toBe('com.example.shop.CatalogActivity');
+  });
+});
+
+describe('a phone with several displays (a foldable, folded)', () => {
+  test('the screenshot is of the display that is on, not the first one (which is off)', async () => {
+    const folded = await startFakeAdb([{ serial: 'fold-1', behaviour: { physicalDisplays: [{ id: '4619827259835644672', on: false }, { id: '4619827259835644673', on: true }] } }]);
+    try {
+      const { driver } = await bootedAdb(t, [folded]);
+      await driver.openApp('com.example.shop');
+      const picture = await decode((await driver.screenshot()).data);
+      expect(hex(picture.pixel(20, 150))).toBe(themeFor('com.example.shop').primary);
+      expect(folded.devices.get('fold-1')!.commands).toContain('screencap -p -d 4619827259835644673');
+    } finally {
+      await folded.close();
+    }
   });
 });

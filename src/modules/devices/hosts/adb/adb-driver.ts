@@ -56,6 +56,8 @@ export class AdbDriver implements DeviceDriver {
     private readonly shared: AdbDriverShared,
     private readonly labels: ApkLabels,
     private readonly options: AdbDriverOptions,
+    /** The physical display that was on at boot, on a phone with several (screencap -d); null: the default. */
+    private readonly display: string | null = null,
   ) {
     this.proxyControl = new AdbProxyControl(target, options.commandTimeoutMs);
   }
@@ -72,7 +74,7 @@ export class AdbDriver implements DeviceDriver {
 
   async screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
     checkScreenshotOptions(options);
-    const png = await screencap(this.target, this.options.commandTimeoutMs);
+    const png = await screencap(this.target, this.options.commandTimeoutMs, this.display);
     if (png.length < 24 || !png.subarray(0, 8).equals(PNG_SIGNATURE)) throw new DeviceHostFaultError(`The screenshot of ${this.target.serial} is not a PNG (${png.length} bytes).`);
     const width = png.readUInt32BE(16);
     const height = png.readUInt32BE(20);

@@ -12,7 +12,7 @@ import { NamedLockTimeoutError, withNamedLock } from '../../../../db/named-locks
 import { AdbDriver, type AdbDriverOptions, type AdbDriverShared } from './adb-driver.js';
 import { ApkLabels } from './apk-labels.js';
 import { applyBoundSettings, dismissKeyguard, parseSavedSettings, readBoundSettings, restoreBoundSettings } from './bound-settings.js';
-import { SeenRotations } from './display.js';
+import { displayThatIsOn, physicalDisplays, SeenRotations } from './display.js';
 import { SeenTrees } from './seen-trees.js';
 import { type AdbTarget, isNetworkSerial, shellText } from './commands.js';
 import { reconnect } from './servers.js';
@@ -162,15 +162,20 @@ export class AdbHost implements DeviceHost {
     }
   }
 
-  /** `wm size` / `wm density`; an override (set by the operator) wins over the physical value. */
-  private async readScreen(target: AdbTarget, ms: number): Promise<{ width: number; height: number; density: number }> {
+  /**
+   * `wm size` / `wm density` (an override set by the operator wins over the physical value),
+   * and on a phone with several physical displays (a foldable) the one that is on, for screencap.
+   */
+  private async readScreen(target: AdbTarget, ms: number): Promise<{ width: number; height: number; density: number; display: string | null }> {
+    const displays = physicalDisplays(await shellText(target, 'dumpsys SurfaceFlinger --display-id', ms));
+    const display = displays.length > 1 ? displayThatIsOn(await shellText(target, 'cmd display get-displays', ms)) : null;
     const size = await shellText(target, 'wm size', ms);
     const density = await shellText(target, 'wm density', ms);
     const pick = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].pop();
     const s = pick(size, /(?:Physical|Override) size: (\d+)x(\d+)/g);
     const d = pick(density, /(?:Physical|Override) density: (\d+)/g);
     if (!s) throw new DeviceHostFaultError(`${target.serial} did not report its screen size (wm size answered "${size.trim().slice(0, 100)}").`);
-    return { width: Number(s[1]), height: Number(s[2]), density: d ? Number(d[1]) : 160 };
+    return { width: Number(s[1]), height: Number(s[2]), density: d ? Number(d[1]) : 160, display };
   }
 
   /** Gives the phone its own settings back (best effort: an unplugged phone must not keep its serial bound), then frees the serial. */
@@ -194,7 +199,7 @@ export class AdbHost implements DeviceHost {
     const { target, row } = await this.target(deviceId);
     if (row.status !== 'ready' || row.screen_width === null || row.screen_height === null) throw new DeviceNotReadyError(deviceId);
     const size = { width: row.screen_width, height: row.screen_height, density: row.density ?? 160 };
-    return new AdbDriver(deviceId, target, size, this.shared, this.labels, this.driverOptions);
+    return new AdbDriver(deviceId, target, size, this.shared, this.labels, this.driverOptions, row.screen_display);
   }
 
   async close(): Promise<void> {

@@ -104,8 +104,13 @@ export async function shellText(target: AdbTarget, command: string | string[], m
   return (await shell(target, command, ms)).toString('utf8');
 }
 
-/** `screencap -p` through adbkit, which also undoes the CRLF translation of old devices. */
-export async function screencap(target: AdbTarget, ms: number): Promise<Buffer> {
+/**
+ * `screencap -p` through adbkit, which also undoes the CRLF translation of old devices; with
+ * `display` (a physical display id, only on Android 10+ phones with several displays, whose
+ * shell is binary-clean) `screencap -p -d <id>`.
+ */
+export async function screencap(target: AdbTarget, ms: number, display: string | null = null): Promise<Buffer> {
+  if (display !== null && /^\d+$/.test(display)) return shell(target, `screencap -p -d ${display}`, ms);
   try {
     const stream = await openService<Duplex>(target, ms, `A screenshot of ${target.serial}`, () => target.device.screencap());
     return await readStream(stream, ms, `A screenshot of ${target.serial}`);

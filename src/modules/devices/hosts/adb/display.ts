@@ -45,3 +45,21 @@ export class SeenRotations {
     if (width === natural.width && height === natural.height && this.get(slot) % 2 === 1) this.set(slot, 0);
   }
 }
+
+/** The physical display ids of `dumpsys SurfaceFlinger --display-id` (Android 10+): `Display 4619827259835644672 (HWC display 0): …`. */
+export function physicalDisplays(output: string): string[] {
+  return [...output.matchAll(/^Display (\d+) \(HWC display \d+\)/gm)].map((m) => m[1]);
+}
+
+/**
+ * The physical display that is on, from `cmd display get-displays` (Android 11+), as
+ * mobile-mcp reads it: the first logical display in state ON whose uniqueId is `local:<id>`.
+ */
+export function displayThatIsOn(output: string): string | null {
+  for (const line of output.split(/\r?\n/)) {
+    if (!line.startsWith('Display id ') || !/, state ON,/.test(line)) continue;
+    const m = /uniqueId "local:(\d+)"/.exec(line);
+    if (m) return m[1];
+  }
+  return null;
+}
