@@ -99,6 +99,7 @@ export async function runCommand(device: FakeAndroidDevice, argv: string[], stdi
     case 'screencap': {
       if (!args.includes('-p')) return failed('screencap: only -p (PNG) is simulated\n');
       const screen = displaySize(device.behaviour.rotation, NATURAL_SIZE);
+      if (device.behaviour.screencapMs > 0) await new Promise((resolve) => setTimeout(resolve, device.behaviour.screencapMs));
       const display = args.includes('-d') ? args[args.indexOf('-d') + 1] : undefined;
       const cover = screencapLit(device, display) ? await device.power.cover(screen.width, screen.height) : await device.power.black(screen.width, screen.height);
       if (cover) return { stdout: cover, exitCode: 0 };

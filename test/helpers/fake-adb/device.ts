@@ -72,6 +72,8 @@ export interface FakeBehaviour {
    * `screencap` without `-d` takes the first, black when it is off.
    */
   physicalDisplays: { id: string; on: boolean }[] | null;
+  /** `screencap` takes this much longer, as on a phone (0.5–1.5 s: it encodes a full-size PNG on the device). */
+  screencapMs: number;
 }
 
 export const REAL_DEVICE: FakeBehaviour = {
@@ -89,6 +91,7 @@ export const REAL_DEVICE: FakeBehaviour = {
   secondDisplay: null,
   systemWindowFocused: false,
   physicalDisplays: null,
+  screencapMs: 0,
 };
 
 /** The built-in display's physical id when there is only one. */
