@@ -1,6 +1,8 @@
 // The driver of a device reached through an ADB server, with the commands of decisions.md §9:
-// screencap, input, uiautomator, am/monkey, pm, dumpsys. Nothing is kept in this process:
-// each call goes to the device, so any process with access to the ADB server can drive it.
+// screencap, input, uiautomator, am/monkey, pm, dumpsys. Each call goes to the device, so any
+// process with access to the ADB server can drive it. What this process last saw of a phone
+// (its rotation, its last UI tree) is kept only to spare a question: a point that view refuses
+// is checked again against the device, and a tree names a tap's element only while fresh.
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import sharp from 'sharp';
@@ -114,7 +116,9 @@ export class AdbDriver implements DeviceDriver {
     const check = (size: ScreenSize) => points.forEach(([x, y, names]) => checkPoint(size, x, y, names));
     try {
       check(rotatedSize(this.size, this.shared.rotations.get(this.slot)));
-    } catch {
+    } catch (error) {
+      // Only a whole, non-negative point can be on a screen turned since: ask the device then.
+      if (!points.every(([x, y]) => Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0)) throw error;
       check(await this.screenSize());
     }
   }
