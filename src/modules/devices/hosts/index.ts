@@ -19,6 +19,9 @@ export { SimHost, type SimHostOptions } from './sim/sim-host.js';
 export { SimFaults, type SimFault, type SimFaultInjector, type SimOperation } from './sim/faults.js';
 export { SIM_SCREEN } from './sim/app-schema.js';
 export { DEMO_APP_PACKAGE } from './sim/catalogue.js';
+// A simulated screen drawn without a device: fixtures for matching and OCR, benchmarks, docs.
+export { renderSimScreen, type SimScreenPicture, type SimScreenRequest } from './sim/offline-screen.js';
+export type { DrawnText } from './sim/render/drawn-text.js';
 export { AdbHost, type AdbHostOptions } from './adb/adb-host.js';
 
 export interface DeviceHostDeps {

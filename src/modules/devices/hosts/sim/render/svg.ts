@@ -25,7 +25,8 @@ const WALLPAPER =
   '<rect width="1080" height="2400" fill="url(#wallpaper)"/>' +
   '<circle cx="900" cy="700" r="420" fill="#FFFFFF" opacity="0.05"/><circle cx="120" cy="1700" r="520" fill="#FFFFFF" opacity="0.04"/>';
 
-const SCRIM = '<rect width="1080" height="2400" fill="#000000" opacity="0.42"/>';
+/** The dimming drawn over the screen beneath a dialog. */
+export const SCRIM = '<rect width="1080" height="2400" fill="#000000" opacity="0.42"/>';
 
 function inside(inner: ViewElement, outer: ViewElement): boolean {
   const a = inner.bounds;
