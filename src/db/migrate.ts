@@ -15,10 +15,12 @@ import { cloudRuns } from './migrations/0008_cloud_runs.js';
 import { deviceLeases } from './migrations/0009_device_leases.js';
 import { deviceLifecycle } from './migrations/0010_device_lifecycle.js';
 import { mcpTokens } from './migrations/0011_mcp_tokens.js';
+import { namedLocks } from './migrations/0012_named_locks.js';
+import { placementRestore } from './migrations/0013_placement_restore.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
-/** In name order; the next one is 0012. */
+/** In name order; the next one is 0014. */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_accounts': accounts,
   '0002_resources': resources,
@@ -31,6 +33,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0009_device_leases': deviceLeases,
   '0010_device_lifecycle': deviceLifecycle,
   '0011_mcp_tokens': mcpTokens,
+  '0012_named_locks': namedLocks,
+  '0013_placement_restore': placementRestore,
 };
 
 class ListProvider implements MigrationProvider {

@@ -333,6 +333,10 @@ export interface DevicePlacementsTable {
   density: number | null;
   created_at: number;
   updated_at: number;
+  /** adb: the phone's own values of the settings the host changed at boot (JSON), restored at stop. */
+  restore_settings: string | null;
+  /** adb: the physical display screencap takes (`-d`), on a phone with several; null: its default. */
+  screen_display: string | null;
 }
 
 /** A simulated device: runtime state and installed apps as JSON, written compare-and-set on `version`. */
@@ -411,6 +415,13 @@ export interface CloudRunBundlesTable {
   content: Buffer;
 }
 
+/** A short exclusive lease on a name (src/db/named-locks.ts). */
+export interface NamedLocksTable {
+  name: string;
+  holder: string;
+  locked_until: number;
+}
+
 export interface Database {
   users: UsersTable;
   subscriptions: SubscriptionsTable;
@@ -435,6 +446,7 @@ export interface Database {
   proxy_usage_samples: ProxyUsageSamplesTable;
   proxy_usage_daily: ProxyUsageDailyTable;
   device_placements: DevicePlacementsTable;
+  named_locks: NamedLocksTable;
   sim_devices: SimDevicesTable;
   apk_labels: ApkLabelsTable;
   cloud_runs: CloudRunsTable;

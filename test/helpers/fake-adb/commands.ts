@@ -1,117 +1,55 @@
 // The device commands the fake understands, answering as Android's do (the texts below are
-// the real tools' messages): getprop, screencap, input, uiautomator, am, monkey, pm, wm,
-// dumpsys, settings, cat, rm, echo.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { readApkManifest } from '../../../src/modules/devices/hosts/apk/manifest.js';
-import { KeyCodes } from '../../../src/modules/devices/hosts/adb/adbkit.js';
+// the real tools' messages): getprop, screencap, input, wm, dumpsys, settings, svc, cat, rm,
+// echo here; uiautomator (ui-commands.ts); am, monkey, cmd package and pm (app-commands.ts).
+import sharp from 'sharp';
 import { decodeInputText } from '../../../src/modules/devices/hosts/adb/input-text.js';
-import { parseAndroidKey } from '../../../src/modules/devices/hosts/keys.js';
-import { applyCloseApp, applyKey, applyOpenApp, applySwipe, applyTap, applyText } from '../../../src/modules/devices/hosts/sim/input.js';
-import { screenForActivity } from '../../../src/modules/devices/hosts/sim/navigation.js';
+import { KEY_NAMES, parseAndroidKey } from '../../../src/modules/devices/hosts/keys.js';
+import { applyKey, applySwipe, applyTap, applyText } from '../../../src/modules/devices/hosts/sim/input.js';
 import { buildView } from '../../../src/modules/devices/hosts/sim/view.js';
-import type { CommandResult, FakeAndroidDevice } from './device.js';
-import { uiDumpXml } from './ui-xml.js';
+import { am, monkey, pm, resolveActivity } from './app-commands.js';
+import { type CommandResult, failed, type FakeAndroidDevice, NATURAL_SIZE, ok } from './device.js';
+import { clockwiseDegrees, displaySize, toNatural } from './rotation.js';
+import { dumpsys, getDisplays, screencapLit } from './dumpsys.js';
+import { committedText, ime } from './ime.js';
+import { uiautomator } from './ui-commands.js';
 
-const ok = (text = ''): CommandResult => ({ stdout: Buffer.from(text), exitCode: 0 });
-const failed = (text: string, exitCode = 1): CommandResult => ({ stdout: Buffer.from(text), exitCode });
 
-/** Key codes by number, for `input keyevent 4`. */
-const KEY_NAMES = new Map(Object.entries(KeyCodes as unknown as Record<string, number>).map(([name, code]) => [code, name]));
-
-const isSystem = (pkg: string) => pkg.startsWith('com.android.');
-
-function input(device: FakeAndroidDevice, args: string[]): CommandResult {
+function input(device: FakeAndroidDevice, args: string[]): CommandResult | Promise<CommandResult> {
   const [verb, ...rest] = args;
-  const n = rest.map(Number);
-  const world = device.world();
-  switch (verb) {
-    case 'tap':
-      applyTap(world, n[0], n[1]);
-      return ok();
-    case 'swipe':
-      applySwipe(world, n[0], n[1], n[2], n[3]);
-      return ok();
-    case 'text':
-      // Like Android's `input text`, only the first argument is typed: bad quoting shows.
-      applyText(world, decodeInputText(rest[0] ?? ''));
-      return ok();
-    case 'keyevent':
-      for (const key of rest) applyKey(world, parseAndroidKey(/^\d+$/.test(key) ? (KEY_NAMES.get(Number(key)) ?? key) : key));
-      return ok();
-    default:
-      return failed(`Error: Unknown command: ${verb}\n`);
-  }
-}
-
-async function pmInstall(device: FakeAndroidDevice, file: string | undefined): Promise<CommandResult> {
-  const bytes = file ? device.files.get(file) : undefined;
-  if (!bytes) return failed(`Failure [INSTALL_FAILED_INVALID_URI: Don't allow file: URIs; ${file} not found]\n`);
-  const dir = await mkdtemp(join(tmpdir(), 'fake-adb-pm-'));
-  try {
-    await writeFile(join(dir, 'base.apk'), bytes);
-    const info = await readApkManifest(join(dir, 'base.apk'));
-    device.installed = [...device.installed.filter((a) => a.package !== info.package), { ...info, source: 'apk' }];
-    return ok('Success\n');
-  } catch {
-    return failed('Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse /data/app/vmdl.tmp/base.apk]\n');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-function pm(device: FakeAndroidDevice, args: string[]): Promise<CommandResult> | CommandResult {
-  const [verb, ...rest] = args;
-  if (verb === 'path') {
-    const app = device.installed.find((a) => a.package === rest[0]);
-    return app ? ok(`package:/data/app/${app.package}-1/base.apk\n`) : failed('');
-  }
-  if (verb === 'list' && rest[0] === 'packages') {
-    const thirdParty = rest.includes('-3');
-    return ok(device.installed.filter((a) => !thirdParty || !isSystem(a.package)).map((a) => `package:${a.package}\n`).join(''));
-  }
-  if (verb === 'install') return pmInstall(device, rest.filter((a) => !a.startsWith('-')).pop());
-  return failed(`Unknown command: ${verb}\n`);
-}
-
-function activityRecord(device: FakeAndroidDevice): string {
-  const view = buildView(device.world());
-  return `ActivityRecord{5a1c0e2 u0 ${view.package}/${view.screen.activity} t12}`;
-}
-
-function dumpsys(device: FakeAndroidDevice, args: string[]): CommandResult {
-  const view = buildView(device.world());
-  if (args[0] === 'window') {
-    return ok(`WINDOW MANAGER WINDOWS (dumpsys window windows)\n  Window #0 Window{3f2a9c1 u0 StatusBar}:\n    mDisplayId=0\n\n  mCurrentFocus=Window{e7a5b20 u0 ${view.package}/${view.screen.activity}}\n  mFocusedApp=${activityRecord(device)}\n`);
-  }
-  if (args[0] === 'activity') return ok(`ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n  mResumedActivity: ${activityRecord(device)}\n`);
-  if (args[0] === 'package') {
-    return ok(
-      'Packages:\n' +
-        device.installed.map((a) => `  Package [${a.package}] (4d2c1a7):\n    userId=10${a.version_code % 1000}\n    versionCode=${a.version_code} minSdk=24 targetSdk=34\n    versionName=${a.version_name}\n`).join(''),
+  // Coordinates arrive in the rotated frame; the simulated screen is laid out in the natural one.
+  const natural = (x: number, y: number) => toNatural(device.behaviour.rotation, NATURAL_SIZE, x, y);
+  if (device.behaviour.injectEventsDenied) {
+    return failed(
+      `Exception occurred while executing '${verb}':\njava.lang.SecurityException: Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission.\n\tat com.android.server.input.InputManagerService.injectInputEventToTarget(InputManagerService.java:1011)\n`,
+      255,
     );
   }
-  return failed(`Can't find service: ${args[0]}\n`);
-}
-
-function am(device: FakeAndroidDevice, args: string[]): CommandResult {
-  const [verb, ...rest] = args;
+  const n = rest.map(Number);
   const world = device.world();
-  if (verb === 'force-stop') {
-    applyCloseApp(world, rest[0]);
-    return ok();
+  const keys = verb === 'keyevent' ? rest.map((key) => parseAndroidKey(/^\d+$/.test(key) ? (KEY_NAMES.get(Number(key)) ?? key) : key)) : [];
+  // A screen that is off drops the event (WAKEUP and POWER turn it on); a locked one shows the lock screen, which takes it.
+  if (!['tap', 'swipe', 'text', 'keyevent'].includes(verb ?? '')) return failed(`Error: Unknown command: ${verb}\n`);
+  if (!device.power.input(keys.some((k) => k.name === 'WAKEUP' || k.name === 'POWER'))) return ok();
+  switch (verb) {
+    case 'tap':
+      applyTap(world, ...natural(n[0], n[1]));
+      break;
+    case 'swipe':
+      applySwipe(world, ...natural(n[0], n[1]), ...natural(n[2], n[3]));
+      break;
+    case 'text': {
+      // Like Android's `input text`, only the first argument is typed: bad quoting shows.
+      const typed = decodeInputText(rest[0] ?? '');
+      applyText(world, committedText(device, typed));
+      const stall = device.behaviour.stallInputText;
+      const extra = stall?.after === 0 ? stall.ms : 0;
+      if (stall) device.behaviour.stallInputText = stall.after === 0 ? null : { ...stall, after: stall.after - 1 };
+      return new Promise((resolve) => setTimeout(() => resolve(ok()), device.behaviour.inputTextMsPerChar * typed.length + extra));
+    }
+    default:
+      for (const key of keys) applyKey(world, key);
   }
-  if (verb === 'start') {
-    const component = rest[rest.indexOf('-n') + 1] ?? '';
-    const [pkg, activity] = component.split('/');
-    const app = device.installed.find((a) => a.package === pkg);
-    const screen = app && activity ? screenForActivity(device.catalogue.appFor(app), activity) : undefined;
-    if (!app || !screen) return failed(`Starting: Intent { cmp=${component} }\nError type 3\nError: Activity class {${component}} does not exist.\n`);
-    applyOpenApp(world, pkg, screen);
-    return ok(`Starting: Intent { cmp=${component} }\nStatus: ok\nLaunchState: COLD\nActivity: ${component}\nWaitTime: 212\nComplete\n`);
-  }
-  return failed(`Error: unknown command '${verb}'\n`);
+  return ok();
 }
 
 const SETTINGS_NAMESPACES = ['system', 'secure', 'global'];
@@ -131,9 +69,26 @@ function settings(device: FakeAndroidDevice, args: string[]): CommandResult {
   return failed(`Invalid command: ${verb}\n`, 255);
 }
 
-export async function runCommand(device: FakeAndroidDevice, argv: string[]): Promise<CommandResult> {
+/** toybox `grep [-E] [-v] [-m N] PATTERN` on what the command before `|` wrote. */
+function grep(args: string[], stdin: Buffer | undefined): CommandResult {
+  const invert = args.includes('-v');
+  const max = args.includes('-m') ? Number(args[args.indexOf('-m') + 1]) : Infinity;
+  const pattern = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '-m')[0] ?? '';
+  const regex = new RegExp(pattern);
+  const lines = (stdin ?? Buffer.alloc(0)).toString('utf8').split('\n').filter((l) => l !== '' && regex.test(l) !== invert).slice(0, max);
+  return lines.length > 0 ? ok(lines.map((l) => `${l}\n`).join('')) : failed('', 1);
+}
+
+export async function runCommand(device: FakeAndroidDevice, argv: string[], stdin?: Buffer): Promise<CommandResult> {
   const [name, ...args] = argv;
+  device.power.tick();
   switch (name) {
+    case 'grep':
+      return grep(args, stdin);
+    case 'svc':
+      return device.power.svc(args);
+    case 'ime':
+      return ime(device, args);
     case 'echo':
       return ok(`${args.join(' ')}\n`);
     case 'getprop': {
@@ -141,21 +96,21 @@ export async function runCommand(device: FakeAndroidDevice, argv: string[]): Pro
       if (args[0] !== undefined) return ok(`${props[args[0]] ?? ''}\n`);
       return ok(Object.entries(props).map(([k, v]) => `[${k}]: [${v}]\n`).join(''));
     }
-    case 'screencap':
+    case 'screencap': {
       if (!args.includes('-p')) return failed('screencap: only -p (PNG) is simulated\n');
-      return { stdout: (await device.renderer.render(buildView(device.world()))).data, exitCode: 0 };
+      const screen = displaySize(device.behaviour.rotation, NATURAL_SIZE);
+      if (device.behaviour.screencapMs > 0) await new Promise((resolve) => setTimeout(resolve, device.behaviour.screencapMs));
+      const display = args.includes('-d') ? args[args.indexOf('-d') + 1] : undefined;
+      const cover = screencapLit(device, display) ? await device.power.cover(screen.width, screen.height) : await device.power.black(screen.width, screen.height);
+      if (cover) return { stdout: cover, exitCode: 0 };
+      const png = (await device.renderer.render(buildView(device.world()))).data;
+      const degrees = clockwiseDegrees(device.behaviour.rotation);
+      return { stdout: degrees === 0 ? png : await sharp(png).rotate(degrees).png({ compressionLevel: 1 }).toBuffer(), exitCode: 0 };
+    }
     case 'input':
       return input(device, args);
-    case 'uiautomator': {
-      if (args[0] !== 'dump') return failed(`Unknown command: ${args[0]}\n`);
-      if (device.uiDumpIdleFailures > 0) {
-        device.uiDumpIdleFailures -= 1;
-        return ok('ERROR: could not get idle state.\n');
-      }
-      const file = args[1] ?? '/sdcard/window_dump.xml';
-      device.files.set(file, Buffer.from(uiDumpXml(device)));
-      return ok(`UI hierchary dumped to: ${file}\n`);
-    }
+    case 'uiautomator':
+      return uiautomator(device, args);
     case 'cat': {
       const content = device.files.get(args[0] ?? '');
       return content ? { stdout: content, exitCode: 0 } : failed(`cat: ${args[0]}: No such file or directory\n`);
@@ -164,15 +119,17 @@ export async function runCommand(device: FakeAndroidDevice, argv: string[]): Pro
       for (const file of args.filter((a) => !a.startsWith('-'))) device.files.delete(file);
       return ok();
     case 'wm':
-      return args[0] === 'size' ? ok('Physical size: 1080x2400\n') : args[0] === 'density' ? ok('Physical density: 420\n') : failed('Unknown command\n');
+      if (args[0] === 'dismiss-keyguard') return device.power.dismissKeyguard();
+      return args[0] === 'size' ? ok(`Physical size: ${NATURAL_SIZE.width}x${NATURAL_SIZE.height}\n`) : args[0] === 'density' ? ok('Physical density: 420\n') : failed('Unknown command\n');
     case 'am':
       return am(device, args);
-    case 'monkey': {
-      const pkg = args[args.indexOf('-p') + 1];
-      if (!device.installed.some((a) => a.package === pkg)) return failed('** No activities found to run, monkey aborted.\n');
-      applyOpenApp(device.world(), pkg);
-      return ok('  bash arg: -p\n  bash arg: ' + pkg + '\nEvents injected: 1\n## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)\n');
-    }
+    case 'monkey':
+      return monkey(device, args);
+    case 'cmd':
+      if (!device.behaviour.hasCmd) return failed('/system/bin/sh: cmd: inaccessible or not found\n', 127);
+      if (args[0] === 'package' && args[1] === 'resolve-activity') return resolveActivity(device, args.slice(2));
+      if (args[0] === 'display' && args[1] === 'get-displays') return ok(getDisplays(device));
+      return failed(`cmd: Can't find service: ${args[0]}\n`, 255);
     case 'pm':
       return pm(device, args);
     case 'dumpsys':

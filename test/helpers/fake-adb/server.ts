@@ -4,6 +4,7 @@
 // (transport:, transport-any, transport-id:, tport:…). Device services: shell:, exec:, sync:,
 // reverse: (reverse.ts).
 import { createServer, type Server, type Socket } from 'node:net';
+import { isNetworkSerial } from '../../../src/modules/devices/hosts/adb/commands.js';
 import { FakeAndroidDevice, type FakeDeviceOptions } from './device.js';
 import { serveReverse } from './reverse.js';
 import { runShell } from './shell.js';
@@ -22,6 +23,13 @@ export class FakeAdbServer {
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   readonly devices = new Map<string, FakeAndroidDevice>();
+  /**
+   * Network devices (`host:port` serials, as `adb connect` adds them; redroid, wireless
+   * debugging) that answer on the network. A server restart, or the device dropping off,
+   * takes them off the list until `adb connect` (host:connect) adds them again; USB devices
+   * come back on their own.
+   */
+  private readonly network = new Map<string, FakeAndroidDevice>();
   /** Every service requested, in order (host and device services). */
   readonly services: ServiceLog[] = [];
   port = 0;
@@ -38,7 +46,22 @@ export class FakeAdbServer {
   addDevice(options: FakeDeviceOptions): FakeAndroidDevice {
     const device = new FakeAndroidDevice(options);
     this.devices.set(device.serial, device);
+    if (isNetworkSerial(device.serial)) this.network.set(device.serial, device);
     return device;
+  }
+
+  /** The ADB server restarts: every connection drops, the port refuses for `downMs`, and network devices are forgotten. */
+  async restart(downMs = 0): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const serial of this.network.keys()) this.devices.delete(serial);
+    if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+    await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
+  }
+
+  /** A network device drops off (Wi-Fi blip, the container restarted): the server forgets it until `adb connect`. */
+  dropNetworkDevice(serial: string): void {
+    if (this.network.has(serial)) this.devices.delete(serial);
   }
 
   async start(): Promise<this> {
@@ -51,6 +74,15 @@ export class FakeAdbServer {
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** `adb connect host:port`, answered in the server's words (always OKAY, then the outcome). */
+  private connect(serial: string): string {
+    if (this.devices.has(serial)) return `already connected to ${serial}`;
+    const device = this.network.get(serial);
+    if (!device) return `failed to connect to '${serial}': Connection refused`;
+    this.devices.set(serial, device);
+    return `connected to ${serial}`;
   }
 
   private transportId(serial: string): number {
@@ -106,6 +138,7 @@ export class FakeAdbServer {
     if (name === 'host:devices') return okay(socket, this.list(false)), 'close';
     if (name === 'host:devices-l') return okay(socket, this.list(true)), 'close';
     if (name === 'host:kill') return okay(socket), 'close';
+    if (service.startsWith('host:connect:')) return okay(socket, this.connect(service.slice('host:connect:'.length))), 'close';
     if (name === 'host:features' || name === 'host:get-state' || name === 'host:get-serialno') {
       const picked = this.pick(scope);
       if (typeof picked === 'string') return fail(socket, picked), 'close';

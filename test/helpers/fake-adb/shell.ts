@@ -12,6 +12,10 @@ interface Simple {
   argv: string[];
   stdoutTo?: string;
   discardStderr: boolean;
+  /** What the command before `|` wrote. */
+  stdin?: Buffer;
+  /** Its output goes to the next command (`|`). */
+  piped?: boolean;
 }
 
 function isOp(token: Token, op?: string): token is { op: string } {
@@ -20,21 +24,24 @@ function isOp(token: Token, op?: string): token is { op: string } {
 
 export async function runShell(device: FakeAndroidDevice, line: string): Promise<CommandResult> {
   device.commands.push(line);
-  // `$` stays literal: our driver never relies on expansion, and a stray one must not vanish.
-  const tokens = parse(line, (name) => `$${name}`);
+  // As sh does, `$NAME` outside single quotes expands, here to nothing (the fake has no
+  // variables): an unquoted `.Outer$Inner` reaches the command as `.Outer`.
+  const tokens = parse(line, (name) => (device.behaviour.expandVariables ? '' : `$${name}`));
   const chunks: Buffer[] = [];
   let exitCode = 0;
   let pendingOp: string | undefined;
   let current: Simple = { argv: [], discardStderr: false };
+  let piped: Buffer | undefined;
   const execute = async () => {
     const simple = current;
     current = { argv: [], discardStderr: false };
     if (simple.argv.length === 0) return;
-    if (pendingOp === '&&' && exitCode !== 0) return;
-    if (pendingOp === '||' && exitCode === 0) return;
-    const result = await runCommand(device, simple.argv);
+    if (simple.stdin === undefined && pendingOp === '&&' && exitCode !== 0) return;
+    if (simple.stdin === undefined && pendingOp === '||' && exitCode === 0) return;
+    const result = await runCommand(device, simple.argv, simple.stdin);
     exitCode = result.exitCode;
-    if (simple.stdoutTo === undefined) chunks.push(result.stdout);
+    if (simple.piped) piped = result.stdout;
+    else if (simple.stdoutTo === undefined) chunks.push(result.stdout);
     else if (simple.stdoutTo !== '/dev/null') device.files.set(simple.stdoutTo, result.stdout);
   };
   for (let i = 0; i < tokens.length; i++) {
@@ -52,6 +59,12 @@ export async function runShell(device: FakeAndroidDevice, line: string): Promise
     if (isOp(token, '>')) {
       const target = tokens[++i];
       current.stdoutTo = typeof target === 'string' ? target : '/dev/null';
+      continue;
+    }
+    if (isOp(token, '|')) {
+      current.piped = true;
+      await execute();
+      current.stdin = piped ?? Buffer.alloc(0);
       continue;
     }
     if (isOp(token) && ['&&', '||', ';'].includes(token.op)) {

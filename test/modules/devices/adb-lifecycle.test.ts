@@ -66,3 +66,21 @@ test('start binds the serial and boots; the routes drive the phone over ADB; sto
   await worker.runOnce();
   expect((await deviceRow(t.db, second))?.hosted_state).toBe('ready');
 });
+
+test('a phone that refuses injected input ends the start in error, and hosted_state_message says which setting to turn on', async () => {
+  const miui = await startFakeAdb([{ serial: 'miui-phone', behaviour: { injectEventsDenied: true } }]);
+  const other = await createTestApp({ env: { DEVICE_HOST: 'adb', ADB_SERVERS: `127.0.0.1:${miui.port}` } });
+  try {
+    const owner = await signUp(other.app);
+    const lifecycle = createLifecycleWorker({ db: other.db, clock: other.clock, log: quietLog, host: other.app.modules.devices.services.host, stopActiveRun: async () => undefined });
+    const { id } = await createCloudDevice(other.app, owner);
+    expect((await other.app.inject({ method: 'POST', url: `/api/hosted/devices/${id}/start`, headers: owner.auth })).statusCode).toBe(202);
+    await lifecycle.runOnce();
+    const row = await deviceRow(other.db, id);
+    expect(row?.hosted_state).toBe('error');
+    expect(row?.hosted_state_message).toContain('"USB debugging (Security settings)"');
+  } finally {
+    await other.close();
+    await miui.close();
+  }
+});

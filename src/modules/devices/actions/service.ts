@@ -78,7 +78,7 @@ export class DeviceActions {
   /**
    * A tap from the person looking at the live view (our extension of the contract, see
    * docs/cloud-devices.md): refused with 409 `device_busy` while a cloud run is active, so a
-   * person never fights a running macro. The element hit is reported (one UI dump on `adb`).
+   * person never fights a running macro. The element hit is reported when the host knows it without delaying the tap.
    */
   async tap(ctx: Pick<ServiceContext, 'userId'>, input: { id: number; x: number; y: number }): Promise<{ element: UiElement | null }> {
     const driver = await this.driverFor(ctx, input.id);

@@ -38,10 +38,10 @@ export class PlacementStore {
   }
 
   /** `booting` → `ready`, recording the screen; false when the device was shut down meanwhile. */
-  async markReady(deviceId: number, screen: { width: number; height: number; density: number } | null): Promise<boolean> {
+  async markReady(deviceId: number, screen: { width: number; height: number; density: number; display?: string | null } | null): Promise<boolean> {
     const result = await this.db.kysely
       .updateTable('device_placements')
-      .set({ status: 'ready', screen_width: screen?.width ?? null, screen_height: screen?.height ?? null, density: screen?.density ?? null, updated_at: this.clock.now() })
+      .set({ status: 'ready', screen_width: screen?.width ?? null, screen_height: screen?.height ?? null, density: screen?.density ?? null, screen_display: screen?.display ?? null, updated_at: this.clock.now() })
       .where('device_id', '=', deviceId)
       .where('status', '=', 'booting')
       .executeTakeFirst();
@@ -67,6 +67,8 @@ export class PlacementStore {
         screen_width: null,
         screen_height: null,
         density: null,
+        restore_settings: null,
+        screen_display: null,
         created_at: now,
         updated_at: now,
       })
@@ -79,6 +81,16 @@ export class PlacementStore {
     }
     // Nothing inserted: the device was already placed (keep that), or the slot is taken (null).
     return this.get(deviceId);
+  }
+
+  /**
+   * Keeps the phone's own values of what the host changes at boot, unless some are kept
+   * already (a boot run again after a crash must not keep the host's own values). Answers
+   * what is kept now; null when the device is no longer placed.
+   */
+  async keepRestoreSettings(deviceId: number, json: string): Promise<string | null> {
+    await this.db.kysely.updateTable('device_placements').set({ restore_settings: json }).where('device_id', '=', deviceId).where('restore_settings', 'is', null).execute();
+    return (await this.row(deviceId))?.restore_settings ?? null;
   }
 
   /** Moves the status from one of `from` to `to`; false when the row is gone or elsewhere. */

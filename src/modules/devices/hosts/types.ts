@@ -75,8 +75,11 @@ export interface Screenshot {
 
 export interface TapOptions {
   /**
-   * Report which element the tap hit. Free on `sim`; on `adb` it costs one UI dump before
-   * the tap (a second or so on a real phone), so it is off unless asked for there.
+   * Report which element the tap hit, best effort: it never delays or cancels the tap. `sim`
+   * always knows. `adb` sends the tap first and names the element from the UI tree this
+   * process read of the phone in the last 3 s with no input since (tap-by-text and taps on an
+   * element read it just before), else answers null: a UI dump waits for the screen to settle,
+   * which on video, spinners or games takes seconds or never happens.
    */
   identify?: boolean;
 }

@@ -66,6 +66,16 @@ test('adb reverse and the global proxy setting, as the relay recipe uses them, c
   await expect(adb('reverse', '--remove', 'tcp:20555')).rejects.toMatchObject({ stderr: expect.stringContaining("listener 'tcp:20555' not found") });
 });
 
+test('adb connect brings a network device back after the server restarted', async () => {
+  const network = server.addDevice({ serial: '127.0.0.1:5565' });
+  await server.restart();
+  expect(await adb('devices')).not.toContain('127.0.0.1:5565');
+  expect(await adb('connect', '127.0.0.1:5565')).toContain('connected to 127.0.0.1:5565');
+  expect(await adb('devices')).toContain('127.0.0.1:5565\tdevice');
+  expect(await adb('-s', '127.0.0.1:5565', 'shell', 'getprop', 'ro.serialno')).toBe(`${network.serial}\n`);
+  server.devices.delete(network.serial);
+});
+
 test('the client accepted the fake’s version: it never asked the server to quit', () => {
   expect(server.services.filter((s) => s.service === 'host:version').length).toBeGreaterThan(0);
   expect(server.services.map((s) => s.service)).not.toContain('host:kill');

@@ -6,7 +6,9 @@ import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { decodeInputText, inputSteps } from '../../../../src/modules/devices/hosts/adb/input-text.js';
+import { imapDecode } from 'emailjs-utf7';
+import { decodeInputText, inputSteps, isControl } from '../../../../src/modules/devices/hosts/adb/input-text.js';
+import { encodeForUnicodeIme } from '../../../../src/modules/devices/hosts/adb/unicode-ime.js';
 
 const run = promisify(execFile);
 
@@ -36,12 +38,33 @@ describe('inputSteps', () => {
     ['50% off', [{ kind: 'text', text: '50%%soff' }]],
     ['a\nb\tc', [{ kind: 'text', text: 'a' }, { kind: 'key', keycode: 'KEYCODE_ENTER' }, { kind: 'text', text: 'b' }, { kind: 'key', keycode: 'KEYCODE_TAB' }, { kind: 'text', text: 'c' }]],
   ])('%j', (text, steps) => {
-    expect(inputSteps(text)).toEqual(steps);
+    expect(inputSteps(text)).toMatchObject(steps);
+  });
+
+  test('long text goes in chunks of whole characters, each saying how many it types', () => {
+    const text = `${'a'.repeat(150)}😀${'b'.repeat(99)}`;
+    const steps = inputSteps(text, { encode: encodeForUnicodeIme });
+    expect(steps.map((s) => s.chars)).toEqual([100, 100, 50]);
+    expect(steps.map((s) => imapDecode(decodeInputText(s.kind === 'text' ? s.text : ''))).join('')).toBe(text);
+  });
+
+  test('any text at all arrives unchanged through the Unicode IME (modified UTF-7), %s and & included', () => {
+    const anyText = fc.string({ unit: fc.oneof(fc.constantFrom('%', 's', '&', '-', ' ', '\n', '\t', 'é', '日', '😀'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }).filter((c) => !isControl(c))), maxLength: 40 });
+    fc.assert(
+      fc.property(anyText, (text) => {
+        const arrived = inputSteps(text, { encode: encodeForUnicodeIme, chunk: 7 })
+          .map((step) => (step.kind === 'text' ? imapDecode(decodeInputText(step.text)) : step.keycode === 'KEYCODE_ENTER' ? '\n' : '\t'))
+          .join('');
+        expect(arrived).toBe(text);
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   test('characters `input text` cannot type are refused, naming them', () => {
     expect(() => inputSteps('café ☕')).toThrow(/"é", "☕"/);
-    expect(() => inputSteps('tab\u0007bell')).toThrow(/validation|ASCII/i);
+    expect(() => inputSteps('tab\u0007bell')).toThrow(/validation|control/i);
+    expect(() => inputSteps('tab\u0007bell', { encode: encodeForUnicodeIme })).toThrow(/control/i);
   });
 });
 

@@ -20,10 +20,10 @@ export class ApkLabels {
       .execute();
   }
 
-  /** Labels by `package@version_code`. */
-  async lookup(packages: string[]): Promise<Map<string, string>> {
+  /** Labels and version names by `package@version_code`. */
+  async lookup(packages: string[]): Promise<Map<string, { label: string; version_name: string }>> {
     if (packages.length === 0) return new Map();
-    const rows = await this.db.kysely.selectFrom('apk_labels').select(['package', 'version_code', 'label']).where('package', 'in', packages).execute();
-    return new Map(rows.map((r) => [`${r.package}@${Number(r.version_code)}`, r.label]));
+    const rows = await this.db.kysely.selectFrom('apk_labels').select(['package', 'version_code', 'label', 'version_name']).where('package', 'in', packages).execute();
+    return new Map(rows.map((r) => [`${r.package}@${Number(r.version_code)}`, { label: r.label, version_name: r.version_name }]));
   }
 }

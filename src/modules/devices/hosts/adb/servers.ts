@@ -49,3 +49,8 @@ export class AdbServers {
     return results.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
   }
 }
+
+/** `adb connect host:port` on this server: brings a network device it forgot back onto its list. */
+export async function reconnect(client: AdbClient, host: string, port: number, ms: number): Promise<void> {
+  await withTimeout(Promise.resolve(client.connect(host, port)), ms, `Connecting ${host}:${port} again`);
+}

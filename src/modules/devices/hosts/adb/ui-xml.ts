@@ -1,6 +1,9 @@
 // Reads `uiautomator dump` XML into the UI tree. Every <node> becomes an element, in
 // document order (a later node is drawn on top of an earlier one); its id is its index path
-// from the root ("0.2.1"), stable while the screen does not change.
+// from the root ("0.2.1"), stable while the screen does not change. Android's serializer
+// writes a newline or tab inside an attribute as a character reference (`&#10;`), and older
+// builds write an emoji as two references to its UTF-16 halves: every reference is decoded,
+// in one pass with the five named entities, so `&amp;#10;` stays the literal text `&#10;`.
 import { XMLParser } from 'fast-xml-parser';
 import { DeviceHostFaultError } from '../errors.js';
 import type { Bounds, UiElement } from '../types.js';
@@ -15,8 +18,25 @@ const parser = new XMLParser({
   attributeNamePrefix: '@',
   parseAttributeValue: false,
   trimValues: false,
+  // Entities are decoded below, all kinds in one pass (the parser's own would leave `&#10;`).
+  processEntities: false,
   isArray: (name) => name === 'node',
 });
+
+const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function codePoint(n: number, raw: string): string {
+  return Number.isInteger(n) && n >= 0 && n <= 0x10ffff ? String.fromCodePoint(n) : raw;
+}
+
+/** `&amp;`, `&#10;`, `&#x1F600;`, … → the characters; anything else is left as written. */
+export function decodeReferences(value: string): string {
+  return value.replace(/&(#[0-9]{1,7}|#x[0-9a-fA-F]{1,6}|amp|lt|gt|quot|apos);/g, (raw, ref: string) => {
+    if (ref.startsWith('#x')) return codePoint(Number.parseInt(ref.slice(2), 16), raw);
+    if (ref.startsWith('#')) return codePoint(Number(ref.slice(1)), raw);
+    return NAMED[ref] ?? raw;
+  });
+}
 
 const EDITABLE_CLASS = /(EditText|AutoCompleteTextView|SearchAutoComplete)$/;
 
@@ -27,7 +47,7 @@ function parseBounds(raw: unknown): Bounds {
 
 function attribute(node: XmlNode, name: string): string {
   const value = node[`@${name}`];
-  return typeof value === 'string' ? value : '';
+  return typeof value === 'string' ? decodeReferences(value) : '';
 }
 
 export function parseUiDump(xml: string): UiElement[] {

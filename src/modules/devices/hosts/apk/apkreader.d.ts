@@ -8,7 +8,7 @@ declare module '@devicefarmer/adbkit-apkreader' {
     package?: string;
     versionCode?: number;
     versionName?: string | number | null;
-    application?: { label?: string | number | boolean | null; launcherActivities?: ApkActivity[] } | null;
+    application?: { label?: string | number | boolean | null; testOnly?: boolean; launcherActivities?: ApkActivity[] } | null;
   }
   interface ApkReaderInstance {
     readManifest(): Promise<ApkManifest>;

@@ -16,10 +16,12 @@ const FRAMEWORK_ATTRS = `<?xml version="1.0" encoding="utf-8"?>
   <attr name="name" format="string"/>
   <attr name="versionCode" format="integer"/>
   <attr name="versionName" format="string"/>
+  <attr name="testOnly" format="boolean"/>
   <public type="attr" name="label" id="0x01010001"/>
   <public type="attr" name="name" id="0x01010003"/>
   <public type="attr" name="versionCode" id="0x0101021b"/>
   <public type="attr" name="versionName" id="0x0101021c"/>
+  <public type="attr" name="testOnly" id="0x01010272"/>
 </resources>
 `;
 
@@ -40,6 +42,8 @@ export interface ApkSpec {
   label: string;
   versionName: string;
   versionCode: number;
+  /** android:testOnly, as Android Studio's Run builds are marked. */
+  testOnly?: boolean;
 }
 
 /** Writes the APK to a fresh temp file and answers its path. */
@@ -51,7 +55,7 @@ export async function buildApk(spec: ApkSpec): Promise<string> {
     manifest,
     `<?xml version="1.0" encoding="utf-8"?>
 <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="${spec.package}" android:versionCode="${spec.versionCode}" android:versionName="${spec.versionName}">
-  <application android:label="${spec.label}">
+  <application android:label="${spec.label}"${spec.testOnly ? ' android:testOnly="true"' : ''}>
     <activity android:name=".MainActivity">
       <intent-filter><action android:name="android.intent.action.MAIN"/><category android:name="android.intent.category.LAUNCHER"/></intent-filter>
     </activity>
