@@ -10,5 +10,6 @@ export type { StopActiveRun } from './lifecycle/handler.js';
 export { createLifecycleWorker, type LifecycleWorkerDeps } from './lifecycle/worker.js';
 export { LEASE_MINUTES, type LeaseCaller, type LeaseGrant, type LeaseHolder, type LeaseService, type ResolvedLease } from './leases/service.js';
 export { APK_MAX_BYTES, type DeviceActions } from './actions/service.js';
+export { centerOf, type ElementWithCenter, findById, findByText, findText, tapElement, tapText, withCenter } from './actions/find-element.js';
 export { findCloudDevice, lockCloudDevice } from './cloud-device.js';
 export * from './hosts/index.js';
