@@ -11884,13 +11884,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         } | null;
                     };
                 };
@@ -12061,13 +12061,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         };
                     };
                 };
@@ -12238,13 +12238,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         };
                     };
                 };
@@ -13044,13 +13044,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         }[];
                     };
                 };
@@ -13220,13 +13220,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         } | null;
                     };
                 };

@@ -5,7 +5,7 @@
 import { Type } from 'typebox';
 import { NotFoundError, ValidationError } from '../../../core/errors.js';
 import { Nullable } from '../../../core/schema.js';
-import { centerOf, findById, findByText, type UiElement } from '../../devices/index.js';
+import { centerOf, findById, findByText, type UiElement, UiElementWithCenter, withCenter } from '../../devices/index.js';
 import type { DeviceLeases } from '../ports.js';
 import { registerScopedTool, type ToolCatalog } from '../tool-catalog.js';
 import { Bounds, Center, Coordinate, LeaseId, Point } from './schemas.js';
@@ -13,22 +13,11 @@ import { Bounds, Center, Coordinate, LeaseId, Point } from './schemas.js';
 /** Tool clients get JPEG at quality 80 with the longer edge at most 1280 px (decisions.md §9). */
 export const TOOL_SCREENSHOT = { format: 'jpeg', maxEdge: 1280, quality: 80 } as const;
 
-const Element = Type.Object({
-  element_id: Type.String(),
-  text: Type.String(),
-  resource_id: Type.String(),
-  content_desc: Type.String(),
-  class: Type.String(),
-  clickable: Type.Boolean(),
-  bounds: Bounds,
-  center: Center,
-});
+const Element = UiElementWithCenter;
 
 const TextLine = Type.Object({ text: Type.String(), element_id: Type.String(), bounds: Bounds, center: Center });
 
-function present(e: UiElement) {
-  return { element_id: e.element_id, text: e.text, resource_id: e.resource_id, content_desc: e.content_desc, class: e.class, clickable: e.clickable, bounds: e.bounds, center: centerOf(e) };
-}
+const present = withCenter;
 
 const inside = (b: UiElement['bounds'], r: UiElement['bounds']) => b.left >= r.left && b.top >= r.top && b.right <= r.right && b.bottom <= r.bottom;
 
