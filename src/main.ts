@@ -30,6 +30,16 @@ Commands:
   code hash DIR                          print the worktree hash of DIR, zipped as push zips it
   code push DIR --macro ID [--entry P]   upload DIR as the macro's code snapshot
                                          (SVC_API_KEY with macros:run, SVC_BASE_URL)
+  runs start --device ID --macro ID [--arg name=value]... [--follow]
+                                         start a cloud run; --follow prints its log as it
+                                         arrives and exits 0 completed, 1 failed, 2 stopped
+  runs logs EXECUTION_ID [--follow]      a run's log (the newest lines, or every line until
+                                         the run ends)
+  runs stop RUN                          stop a cloud run (its id or execution_id)
+  runs list [--status S] [--device ID] [--macro ID] [--since T] [--until T] [--limit N | --all]
+  devices list [--name T] [--group ID] [--macro ID]
+                                         (runs and devices: SVC_API_KEY, SVC_BASE_URL; --json
+                                         on each for scripts; 3 when the command failed)
   openapi                                print the OpenAPI document as JSON
 `;
 
@@ -163,6 +173,14 @@ async function main(argv: string[]): Promise<void> {
       return runAdminCommand(config, rest);
     case 'code':
       return runCodeCommand(config, rest);
+    case 'runs':
+    case 'devices': {
+      // Loaded only here: `serve` and `worker` never load the SDK.
+      const cli = await import('./cli/index.js');
+      const run = command === 'runs' ? cli.runRunsCommand : cli.runDevicesCommand;
+      process.exitCode = await run(config, rest, cli.processOutput());
+      return;
+    }
     case 'openapi':
       return printOpenApi({ ...config, baseUrl: 'http://localhost:8080' });
     default:
@@ -171,12 +189,17 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+// The key commands keep 1 and 2 for a followed run's outcome (failed, stopped): any failure
+// of theirs leaves with 3.
+const KEY_COMMANDS = new Set(['runs', 'devices']);
+const keyCommand = KEY_COMMANDS.has(process.argv[2] ?? '');
+
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof CliError) {
     process.stderr.write(`${error.message}\n`);
-    process.exit(error instanceof ConfigError ? 2 : 1);
+    process.exit(keyCommand ? 3 : error instanceof ConfigError ? 2 : error.exitCode);
   }
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
+  process.exit(keyCommand ? 3 : 1);
 });
 
