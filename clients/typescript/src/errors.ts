@@ -22,6 +22,8 @@ export class SvcApiError extends Error {
   readonly rateLimitScope?: string;
   /** The request, as `GET /api/whoami`. */
   readonly request: string;
+  /** The envelope's `message` as the service wrote it (the error's own message adds the request, status and code). */
+  readonly serviceMessage: string;
 
   constructor(init: { status: number; envelope: ErrorEnvelope | undefined; request: string; headers?: Headers }) {
     const { status, envelope, request, headers } = init;
@@ -31,6 +33,7 @@ export class SvcApiError extends Error {
     this.code = code;
     this.details = { ...envelope?.details, code };
     this.request = request;
+    this.serviceMessage = envelope?.message ?? '';
     const retryAfter = parseRetryAfter(headers?.get('retry-after') ?? null);
     if (retryAfter !== undefined) this.retryAfter = retryAfter;
     const scope = headers?.get('x-ratelimit-scope');
