@@ -10,7 +10,9 @@ export const COMMAND_FAILED = 3;
 
 export function keyClient(config: LoadedConfig): SvcClient {
   if (!config.svcApiKey) throw new CliError('Set SVC_API_KEY to an API key (svc_ + 48 hex), and SVC_BASE_URL to the server.', COMMAND_FAILED);
-  return createSvcClient({ apiKey: config.svcApiKey, baseUrl: config.svcBaseUrl, headers: { 'user-agent': 'svc-cli' } });
+  // A rate limit is waited out (up to 30 s, at most twice); a longer wait (503 runs_unavailable
+  // asks for 60 s) is reported with its Retry-After, for the person or script to decide.
+  return createSvcClient({ apiKey: config.svcApiKey, baseUrl: config.svcBaseUrl, retry: { maxRetries: 2, maxDelaySeconds: 30 }, headers: { 'user-agent': 'svc-cli' } });
 }
 
 /** The SDK's failures as one line for the terminal: the status, `details.code` and the service's message. */
