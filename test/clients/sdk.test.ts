@@ -6,7 +6,7 @@
 import { createSvcClient, type SvcClient, SvcApiError } from '#svc-client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SignedUpUser } from '../helpers/users.js';
-import { blockMacro, type ClientWorld, cloudDevice, COMPLETES_LOG, keyFor, newUser, PER_KEY_LIMIT, PROGRAMS, startService } from './harness.js';
+import { blockMacro, type ClientWorld, cloudDevice, COMPLETES_LOG, keyFor, newUser, PROGRAMS, startService } from './harness.js';
 
 let world: ClientWorld;
 let ada: SignedUpUser;
@@ -137,32 +137,39 @@ describe('refusals are typed errors carrying details.code', () => {
   });
 
   test('429 rate_limit_exceeded with Retry-After when retrying is off; waited out when it is on', async () => {
-    const key = await keyFor(world, ada);
-    // Half a second before the window ends, so the service asks for a 1 s wait.
-    const windowEnd = Math.ceil((world.t.clock.now() + 1) / 60_000) * 60_000;
-    world.t.clock.set(windowEnd - 500);
-    for (let i = 0; i < PER_KEY_LIMIT; i++) await world.t.app.inject({ url: '/api/whoami', headers: { 'x-api-key': key } });
+    const limit = 5;
+    const limited = await startService({ RATE_LIMIT_PER_KEY: String(limit) });
+    try {
+      const user = await newUser(limited);
+      const key = await keyFor(limited, user);
+      // Half a second before the window ends, so the service asks for a 1 s wait.
+      const windowEnd = Math.ceil((limited.t.clock.now() + 1) / 60_000) * 60_000;
+      limited.t.clock.set(windowEnd - 500);
+      for (let i = 0; i < limit; i++) expect((await limited.t.app.inject({ url: '/api/whoami', headers: { 'x-api-key': key } })).statusCode).toBe(200);
 
-    const noRetry = createSvcClient({ apiKey: key, baseUrl: world.baseUrl, retry: false });
-    const error = await refusal(noRetry.whoami());
-    expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded', retryAfter: 1, rateLimitScope: 'key' });
+      const noRetry = createSvcClient({ apiKey: key, baseUrl: limited.baseUrl, retry: false });
+      const error = await refusal(noRetry.whoami());
+      expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded', retryAfter: 1, rateLimitScope: 'key' });
 
-    // The service's clock stands still in tests: move it past the window when the 429 arrives,
-    // as the passing second would.
-    const statuses: number[] = [];
-    const patient = createSvcClient({
-      apiKey: key,
-      baseUrl: world.baseUrl,
-      fetch: async (request) => {
-        const response = await fetch(request);
-        statuses.push(response.status);
-        if (response.status === 429) world.t.clock.advance(Number(response.headers.get('retry-after')) * 1000);
-        return response;
-      },
-    });
-    const started = performance.now();
-    expect((await patient.whoami()).user.id).toBe(ada.id);
-    expect(statuses).toEqual([429, 200]);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+      // The service's clock stands still in tests: move it past the window when the 429
+      // arrives, as the passing second would.
+      const statuses: number[] = [];
+      const patient = createSvcClient({
+        apiKey: key,
+        baseUrl: limited.baseUrl,
+        fetch: async (request) => {
+          const response = await fetch(request);
+          statuses.push(response.status);
+          if (response.status === 429) limited.t.clock.advance(Number(response.headers.get('retry-after')) * 1000);
+          return response;
+        },
+      });
+      const started = performance.now();
+      expect((await patient.whoami()).user.id).toBe(user.id);
+      expect(statuses).toEqual([429, 200]);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    } finally {
+      await limited.close();
+    }
   });
 });
