@@ -13,6 +13,7 @@ import { buildCodeSyncModule } from './modules/code-sync/index.js';
 import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type LeaseService } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
 import { buildMacrosModule } from './modules/macros/index.js';
+import { buildMapsModule } from './modules/maps/index.js';
 import { buildMcpModule, type CloudRuns, type DeviceLeases } from './modules/mcp/index.js';
 import { buildProfilesModule } from './modules/profiles/index.js';
 import { buildProxiesModule } from './modules/proxies/index.js';
@@ -101,6 +102,13 @@ export function buildModules(deps: ModulesDeps) {
     proxyExit: (userId, deviceId) => proxies.services.runExit.check(userId, deviceId),
   });
   later.runs = runs;
+  // Explorations hold their device like a lease and ready it through the lifecycle, as runs do.
+  const maps = buildMapsModule({
+    ...base,
+    log: deps.log,
+    host: devices.services.host,
+    readiness: (userId, deviceId, signal) => devices.services.lifecycle.startAndWait({ userId }, deviceId, { signal }),
+  });
   const mcp = buildMcpModule({
     ...base,
     gate: apiKeys.services.gate,
@@ -109,6 +117,7 @@ export function buildModules(deps: ModulesDeps) {
     codeSync: codeSync.services.codeSync,
     runLogs: runLogs.services.logs,
     devices: devices.services.devices,
+    maps: maps.services.maps,
     ports: { runs: cloudRunsPort(runs.services.runs), leases: leasesPort(devices.services.leases) },
     log: deps.log,
   });
@@ -126,6 +135,7 @@ export function buildModules(deps: ModulesDeps) {
     webhooks: buildWebhooksModule({ ...base, log: deps.log, resolver: deps.resolver }),
     proxies,
     runs,
+    maps,
     mcp,
   };
 }

@@ -11,4 +11,5 @@ export { createLifecycleWorker, type LifecycleWorkerDeps } from './lifecycle/wor
 export { LEASE_MINUTES, type LeaseCaller, type LeaseGrant, type LeaseHolder, type LeaseService, type ResolvedLease } from './leases/service.js';
 export { APK_MAX_BYTES, type DeviceActions } from './actions/service.js';
 export { findCloudDevice, lockCloudDevice } from './cloud-device.js';
+export { holdDeviceForJob, type JobHoldRequest, releaseJobHold, renewJobHold } from './leases/job-holds.js';
 export * from './hosts/index.js';

@@ -14,7 +14,7 @@ export class DeviceBusyForRunError extends DeviceBusyError {
     super(
       reason === 'run'
         ? 'This cloud device already has an active run. Wait for it to end, or stop it, then start the new run.'
-        : 'This cloud device is leased to a tool client. Wait for the lease to end (or release it), then start the run.',
+        : 'This cloud device is leased to a tool client or held by a map exploration. Wait for the lease to end (or release it, or stop the exploration), then start the run.',
     );
   }
 }
