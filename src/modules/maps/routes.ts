@@ -31,7 +31,7 @@ export function mapRoutes(explorations: ExplorationService, maps: MapsService): 
       '/api/maps/explorations/:id',
       {
         config: sessionRoute(),
-        schema: { operationId: 'getExploration', summary: 'Read an exploration', description: 'One of your explorations, with its progress.', tags, params: IdParams, response: { 200: Exploration, ...errors(404, 422) } },
+        schema: { operationId: 'getExploration', summary: 'Read an exploration', description: 'One of your explorations, with its progress (screens, transitions and actions so far) or how it ended.', tags, params: IdParams, response: { 200: Exploration, ...errors(404, 422) } },
       },
       async (request) => explorations.get(contextOf(request), request.params.id),
     );
@@ -55,7 +55,7 @@ export function mapRoutes(explorations: ExplorationService, maps: MapsService): 
       '/api/maps',
       {
         config: sessionRoute(),
-        schema: { operationId: 'listMaps', summary: 'List learned menu maps', description: 'One entry per app with a learned map, by package name.', tags, response: { 200: MapList } },
+        schema: { operationId: 'listMaps', summary: 'List learned menu maps', description: 'One entry per app with a learned map, by package name, with its screen and transition counts.', tags, response: { 200: MapList } },
       },
       async (request) => maps.list(contextOf(request)),
     );
@@ -78,7 +78,7 @@ export function mapRoutes(explorations: ExplorationService, maps: MapsService): 
       '/api/maps/:package',
       {
         config: sessionRoute(),
-        schema: { operationId: 'deleteMap', summary: 'Delete the menu map of an app', description: '204; 404 when the app has none.', tags, params: PackageParams, response: { 204: { type: 'null' }, ...errors(404, 422) } },
+        schema: { operationId: 'deleteMap', summary: 'Delete the menu map of an app', description: "Deletes the app's learned map (its screens and transitions); 204, or 404 when the app has none. The next exploration learns a new one.", tags, params: PackageParams, response: { 204: { type: 'null' }, ...errors(404, 422) } },
       },
       async (request, reply) => {
         await maps.delete(contextOf(request), request.params.package);
