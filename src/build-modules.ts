@@ -110,6 +110,7 @@ export function buildModules(deps: ModulesDeps) {
     log: deps.log,
     host: devices.services.host,
     readiness: (userId, deviceId, signal) => devices.services.lifecycle.startAndWait({ userId }, deviceId, { signal }),
+    thumbnails: images.services.library,
   });
   const mcp = buildMcpModule({
     ...base,

@@ -49,6 +49,8 @@ export interface MenuMapScreensTable {
   element_count: number;
   /** JSON array of path steps from the app's start. */
   path: string;
+  /** `img_…` in the owner's image library, or null. */
+  thumbnail_image_id: string | null;
   /** Order of discovery. */
   position: number;
 }

@@ -59,6 +59,8 @@ export function menuMaps(dialect: DialectName): Migration {
         .addColumn('activity', 'text')
         .addColumn('element_count', 'integer', (c) => c.notNull())
         .addColumn('path', 'text', (c) => c.notNull())
+        // The screen's picture in the owner's image library (source `crop`); a deleted image reads as none.
+        .addColumn('thumbnail_image_id', 'text')
         .addColumn('position', 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('menu_map_screens_pk', ['map_id', 'screen_id'])
         .execute();

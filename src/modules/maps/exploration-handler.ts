@@ -7,14 +7,21 @@ import type { Db } from '../../db/database.js';
 import type { Lease } from '../../db/jobs/kind.js';
 import type { JobHandlers, JobLog } from '../../db/jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
+import type { ServiceContext } from '../../core/context.js';
 import { messageOf } from '../../lib/error-message.js';
-import { type DeviceHost, releaseJobHold, renewJobHold } from '../devices/index.js';
+import { type DeviceDriver, type DeviceHost, releaseJobHold, renewJobHold } from '../devices/index.js';
 import { doNotTouchMatcher } from './explorer/do-not-touch.js';
 import { Explorer } from './explorer/explorer.js';
 import type { ExploreEnd, ExploreProgress, ExploreResult } from './explorer/types.js';
 import type { ExplorationJob } from './exploration-job.js';
 import { replaceMap } from './map-store.js';
 import type { ExplorationRow } from './present.js';
+
+/** Where screen thumbnails go: the owner's image library (source `crop`, decisions.md §13). */
+export interface ThumbnailStore {
+  store(ctx: ServiceContext, input: { name: string; bytes: Buffer; source: 'crop' }): Promise<{ id: string }>;
+  remove(ctx: ServiceContext, id: string): Promise<void>;
+}
 
 /** Makes the device ready (starting it if it is stopped), as runs do. */
 export type ExplorationReadiness = (userId: number, deviceId: number, signal: AbortSignal) => Promise<void>;
@@ -25,6 +32,8 @@ export interface ExplorationHandlerDeps {
   kind: ExplorationJob;
   host: DeviceHost;
   readiness: ExplorationReadiness;
+  /** Absent: maps are learned without thumbnails. */
+  thumbnails?: ThumbnailStore;
   log: JobLog;
   /** Aborted when the worker shuts down. */
   shutdown: AbortSignal;
@@ -33,6 +42,8 @@ export interface ExplorationHandlerDeps {
 export const WORKER_LOST = 'the worker exploring the app was lost (it stopped or crashed); the map was not changed';
 /** The device hold while exploring: renewed with every progress write. */
 const HOLD_MS = 2 * 60_000;
+/** Thumbnails: a JPEG this high at most (a phone screen is about 2.2 times as high as wide). */
+const THUMBNAIL_EDGE = 480;
 /** Progress is written at most this often. */
 const PROGRESS_MS = 250;
 
@@ -42,6 +53,11 @@ const ENDINGS: Record<Exclude<ExploreEnd, 'stopped'>, (row: ExplorationRow) => s
   max_minutes: (row) => `stopped at max_minutes (${row.max_minutes}); the app may have more screens`,
   max_actions: () => 'stopped at the action limit',
 };
+
+/** A worker acts for the exploration's owner. */
+function workerContext(userId: number): ServiceContext {
+  return { userId, keyId: null, sessionId: null, scopes: [], requestId: 'map.exploration', clientAddress: null };
+}
 
 export function explorationHandlers(deps: ExplorationHandlerDeps): JobHandlers<ExplorationJob> {
   const { db, clock, kind } = deps;
@@ -62,8 +78,9 @@ export function explorationHandlers(deps: ExplorationHandlerDeps): JobHandlers<E
   }
 
   /** Ends the exploration; with a result (done, or stopped on request) the map is replaced in the same transaction. */
-  async function end(lease: Lease, row: ExplorationRow, outcome: { state: 'done' | 'failed'; message: string } | { state: 'stopped' }, result?: ExploreResult): Promise<boolean> {
-    return db.kysely.transaction().execute(async (trx) => {
+  async function end(lease: Lease, row: ExplorationRow, outcome: { state: 'done' | 'failed'; message: string } | { state: 'stopped' }, result?: ExploreResult, thumbnails: Map<string, string> = new Map()): Promise<boolean> {
+    let unused: string[] = [...thumbnails.values()];
+    const ended = await db.kysely.transaction().execute(async (trx) => {
       const now = clock.now();
       const current = await trx.selectFrom('map_explorations').select('state').where('id', '=', lease.id).executeTakeFirst();
       const counts = result ? { screens_found: result.screens.length, transitions_found: result.transitions.length, actions: result.actions } : {};
@@ -73,10 +90,32 @@ export function explorationHandlers(deps: ExplorationHandlerDeps): JobHandlers<E
           ? { ...counts, updated_at: now }
           : { ...counts, state: outcome.state, state_message: outcome.message, finished_at: now, updated_at: now };
       if (!(await completeJob(trx, kind, lease, now, set))) return false;
-      if (result && outcome.state !== 'failed') await replaceMap(trx, { userId: row.user_id, package: row.package, explorationId: row.id, result, now });
+      if (result && outcome.state !== 'failed') unused = await replaceMap(trx, { userId: row.user_id, package: row.package, explorationId: row.id, result, thumbnails, now });
       if (row.lease_id) await releaseJobHold(trx, row.lease_id);
       return true;
     });
+    // The replaced map's thumbnails, or this exploration's when its map was not kept.
+    await removeThumbnails(row.user_id, ended ? unused : [...thumbnails.values()]);
+    return ended;
+  }
+
+  async function removeThumbnails(userId: number, ids: string[]): Promise<void> {
+    const store = deps.thumbnails;
+    if (!store) return;
+    for (const id of ids) await store.remove(workerContext(userId), id).catch(() => undefined);
+  }
+
+  /** The new screen's picture into the library; a failure costs only the thumbnail. */
+  async function thumbnail(row: ExplorationRow, driver: DeviceDriver, screenId: string, into: Map<string, string>): Promise<void> {
+    const store = deps.thumbnails;
+    if (!store) return;
+    try {
+      const shot = await driver.screenshot({ format: 'jpeg', maxEdge: THUMBNAIL_EDGE, quality: 70 });
+      const image = await store.store(workerContext(row.user_id), { name: `Menu map of ${row.package}: ${screenId}`, bytes: shot.data, source: 'crop' });
+      into.set(screenId, image.id);
+    } catch (error) {
+      deps.log.warn({ job: kind.name, id: row.id, reason: messageOf(error) }, "a screen's thumbnail could not be stored; the map goes without it");
+    }
   }
 
   async function explore(lease: Lease, row: ExplorationRow, signal: AbortSignal): Promise<void> {
@@ -95,6 +134,7 @@ export function explorationHandlers(deps: ExplorationHandlerDeps): JobHandlers<E
     const stop = new AbortController();
     const all = AbortSignal.any([signal, stop.signal, deps.shutdown]);
     let result: ExploreResult;
+    const thumbnails = new Map<string, string>();
     try {
       await deps.readiness(row.user_id, deviceId, all);
       const driver = await deps.host.driver(deviceId);
@@ -106,6 +146,7 @@ export function explorationHandlers(deps: ExplorationHandlerDeps): JobHandlers<E
         now: () => clock.now(),
         doNotTouch: doNotTouchMatcher(JSON.parse(row.do_not_touch) as string[]),
         signal: all,
+        onNewScreen: (screenId) => thumbnail(row, driver, screenId, thumbnails),
         onProgress: async (p) => {
           if (Date.now() - lastWrite < PROGRESS_MS) return;
           lastWrite = Date.now();
@@ -113,22 +154,23 @@ export function explorationHandlers(deps: ExplorationHandlerDeps): JobHandlers<E
         },
       }).run();
     } catch (error) {
-      if (signal.aborted) return; // the lease was lost or the job timed out: another worker ends it
+      // The lease was lost or the job timed out: another worker ends it.
+      if (signal.aborted) return removeThumbnails(row.user_id, [...thumbnails.values()]);
       const message = deps.shutdown.aborted ? 'the worker shut down during the exploration' : `the exploration failed: ${messageOf(error)}`;
-      await end(lease, row, { state: 'failed', message });
+      await end(lease, row, { state: 'failed', message }, undefined, thumbnails);
       return;
     }
     if (result.end === 'stopped') {
       if (signal.aborted) return;
       if (deps.shutdown.aborted && !stop.signal.aborted) {
-        await end(lease, row, { state: 'failed', message: 'the worker shut down during the exploration' }, result);
+        await end(lease, row, { state: 'failed', message: 'the worker shut down during the exploration' }, result, thumbnails);
         return;
       }
       // Stopped on request: what was learned so far becomes the map.
-      await end(lease, row, { state: 'stopped' }, result);
+      await end(lease, row, { state: 'stopped' }, result, thumbnails);
       return;
     }
-    await end(lease, row, { state: 'done', message: ENDINGS[result.end](row) }, result);
+    await end(lease, row, { state: 'done', message: ENDINGS[result.end](row) }, result, thumbnails);
   }
 
   return {

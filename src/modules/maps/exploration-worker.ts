@@ -6,7 +6,7 @@ import type { Db } from '../../db/database.js';
 import { type JobLog, JobWorker } from '../../db/jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
 import type { DeviceHost } from '../devices/index.js';
-import { explorationHandlers, type ExplorationReadiness } from './exploration-handler.js';
+import { explorationHandlers, type ExplorationReadiness, type ThumbnailStore } from './exploration-handler.js';
 import type { ExplorationJob } from './exploration-job.js';
 
 export interface ExplorationWorkerDeps {
@@ -16,6 +16,7 @@ export interface ExplorationWorkerDeps {
   kind: ExplorationJob;
   host: DeviceHost;
   readiness: ExplorationReadiness;
+  thumbnails?: ThumbnailStore;
   name?: string;
 }
 

@@ -66,6 +66,7 @@ export const MapScreen = Type.Object({
   title: Type.String(),
   activity: Nullable(Type.String()),
   element_count: Type.Integer(),
+  thumbnail_image_id: Nullable(Type.String({ description: 'The screen as the explorer first saw it, in your image library (`img_…`, source `crop`, a JPEG at most 480 px high); null when it could not be stored or was deleted from the library' })),
   path: Type.Array(MapAction, { description: 'The steps that first reached this screen from a fresh start of the app (empty for the first screen); replaying them reaches it again' }),
 });
 

@@ -54,6 +54,10 @@ describe('with the workers running', () => {
       const map = (await t.app.inject({ url: `/api/maps/${DEMO_APP_PACKAGE}`, headers: user.auth })).json();
       expect(map.screens.map((s: { title: string }) => s.title)).toContain('Checkout');
       expect(map.screens[0]).toMatchObject({ title: 'Corner Shop', path: [], activity: 'com.example.shop.CatalogActivity' });
+      // Each screen's thumbnail is in the image library (source crop), a JPEG that is served.
+      for (const screen of map.screens) expect(screen.thumbnail_image_id, screen.title).toMatch(/^img_[0-9a-f]{16}$/);
+      const image = await t.app.inject({ url: `/api/images/${map.screens[0].thumbnail_image_id}`, headers: user.auth });
+      expect(image.json()).toMatchObject({ source: 'crop', content_type: 'image/jpeg', height: 480 });
       const after = (await call(client, 'map_get', { package: DEMO_APP_PACKAGE })) as CallToolResult;
       expect(after.structuredContent).toEqual(map);
       expect(JSON.parse((after.content[0] as { text: string }).text)).toEqual(map);
@@ -63,6 +67,8 @@ describe('with the workers running', () => {
       // Deleting the map: map_get is empty again.
       expect((await t.app.inject({ method: 'DELETE', url: `/api/maps/${DEMO_APP_PACKAGE}`, headers: user.auth })).statusCode).toBe(204);
       expect(((await call(client, 'map_get', { package: DEMO_APP_PACKAGE })) as CallToolResult).structuredContent).toMatchObject({ screens: [] });
+      // Its thumbnails went with it.
+      expect((await t.app.inject({ url: `/api/images/${map.screens[0].thumbnail_image_id}`, headers: user.auth })).statusCode).toBe(404);
     } finally {
       await client.close();
     }

@@ -15440,6 +15440,8 @@ export interface operations {
                             title: string;
                             activity: string | null;
                             element_count: number;
+                            /** @description The screen as the explorer first saw it, in your image library (`img_…`, source `crop`, a JPEG at most 480 px high); null when it could not be stored or was deleted from the library */
+                            thumbnail_image_id: string | null;
                             /** @description The steps that first reached this screen from a fresh start of the app (empty for the first screen); replaying them reaches it again */
                             path: {
                                 /** @enum {string} */
