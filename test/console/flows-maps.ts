@@ -13,7 +13,7 @@ export async function menuMaps(w: World): Promise<void> {
   await expect.poll(() => page.getByText('No maps yet').isVisible()).toBe(true);
   await page.getByRole('button', { name: 'Explore an app' }).click();
   const dialog = page.getByRole('dialog', { name: 'Explore an app' });
-  await dialog.getByRole('textbox', { name: 'Cloud device' }).click();
+  await dialog.getByRole('combobox', { name: 'Cloud device', exact: true }).click();
   await page.getByRole('option', { name: 'Explorer phone' }).click();
   await expect.poll(() => dialog.getByRole('textbox', { name: 'App package' }).inputValue()).toBe('com.example.shop');
   await dialog.getByRole('button', { name: 'Start exploring' }).click();

@@ -38,7 +38,7 @@ export function MapGraph({ map }: { map: MenuMap }) {
   const height = Math.max(...nodes.map((n) => n.y + CARD.height), 0) + 16;
   const taps = map.transitions.filter((t) => t.action.type === 'tap').length;
   return (
-    <Box style={{ overflow: 'auto', border: '1px solid var(--mantine-color-gray-3)', borderRadius: 8, background: 'var(--mantine-color-gray-0)' }} maw="100%" mah={720}>
+    <Box tabIndex={0} role="region" aria-label="Map graph (scrolls)" style={{ overflow: 'auto', border: '1px solid var(--mantine-color-gray-3)', borderRadius: 8, background: 'var(--mantine-color-gray-0)' }} maw="100%" mah={720}>
       <svg width={width} height={height} role="img" aria-label={`Graph of ${map.screens.length} screens and ${map.transitions.length} transitions (${taps} taps)`}>
         <defs>
           <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
