@@ -12625,13 +12625,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         } | null;
                     };
                 };
@@ -12802,13 +12802,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         };
                     };
                 };
@@ -12979,13 +12979,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         };
                     };
                 };
@@ -13785,13 +13785,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         }[];
                     };
                 };
@@ -13961,13 +13961,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         } | null;
                     };
                 };

@@ -11,6 +11,7 @@ import type { Database } from '../../../db/schema.js';
 import type { Kysely } from 'kysely';
 import { DeviceBusyError } from '../../../core/errors.js';
 import { type DeviceRow, lockCloudDevice } from '../cloud-device.js';
+import { hasActiveRun } from '../idle.js';
 
 export interface JobHoldRequest {
   userId: number;
@@ -25,8 +26,7 @@ export interface JobHoldRequest {
 export async function holdDeviceForJob(trx: Transaction<Database>, dialect: DialectName, request: JobHoldRequest): Promise<{ leaseId: string; device: DeviceRow }> {
   const { userId, deviceId, now } = request;
   const device = await lockCloudDevice(trx, dialect, userId, deviceId);
-  const run = await trx.selectFrom('cloud_runs').select('id').where('device_id', '=', deviceId).where('state', 'in', ['launching', 'running', 'stopping']).executeTakeFirst();
-  if (run) throw new DeviceBusyError('This device has an active run; stop the run or wait until it ends, then try again.');
+  if (await hasActiveRun(trx, deviceId)) throw new DeviceBusyError('This device has an active run; stop the run or wait until it ends, then try again.');
   const held = await trx.selectFrom('device_leases').select(['expires_at', 'held_by_job']).where('device_id', '=', deviceId).executeTakeFirst();
   if (held && held.expires_at > now) {
     throw new DeviceBusyError(
