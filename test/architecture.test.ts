@@ -104,7 +104,7 @@ const TABLE_OWNERS: Record<string, string> = {
   macro_setting_profiles: 'modules/profiles',
   code_snapshots: 'modules/code-sync',
   code_sync_state: 'modules/code-sync',
-  images: 'modules/code-sync',
+  images: 'modules/images',
   device_groups: 'modules/devices',
   devices: 'modules/devices',
   device_placements: 'modules/devices',
@@ -125,6 +125,10 @@ const TABLE_OWNERS: Record<string, string> = {
   proxy_usage_samples: 'modules/proxies',
   proxy_usage_daily: 'modules/proxies',
   mcp_tokens: 'modules/mcp',
+  map_explorations: 'modules/maps',
+  menu_maps: 'modules/maps',
+  menu_map_screens: 'modules/maps',
+  menu_map_transitions: 'modules/maps',
   named_locks: 'db',
 };
 
