@@ -14,6 +14,7 @@ import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type LeaseSe
 import { buildExecutionsModule } from './modules/executions/index.js';
 import { buildImagesModule } from './modules/images/index.js';
 import { buildMacrosModule } from './modules/macros/index.js';
+import { buildMapsModule } from './modules/maps/index.js';
 import { buildMcpModule, type CloudRuns, type DeviceLeases } from './modules/mcp/index.js';
 import { buildProfilesModule } from './modules/profiles/index.js';
 import { buildProxiesModule } from './modules/proxies/index.js';
@@ -103,6 +104,14 @@ export function buildModules(deps: ModulesDeps) {
     proxyExit: (userId, deviceId) => proxies.services.runExit.check(userId, deviceId),
   });
   later.runs = runs;
+  // Explorations hold their device like a lease and ready it through the lifecycle, as runs do.
+  const maps = buildMapsModule({
+    ...base,
+    log: deps.log,
+    host: devices.services.host,
+    readiness: (userId, deviceId, signal) => devices.services.lifecycle.startAndWait({ userId }, deviceId, { signal }),
+    thumbnails: images.services.library,
+  });
   const mcp = buildMcpModule({
     ...base,
     gate: apiKeys.services.gate,
@@ -111,6 +120,7 @@ export function buildModules(deps: ModulesDeps) {
     codeSync: codeSync.services.codeSync,
     runLogs: runLogs.services.logs,
     devices: devices.services.devices,
+    maps: maps.services.maps,
     images: images.services.library,
     ports: { runs: cloudRunsPort(runs.services.runs), leases: leasesPort(devices.services.leases) },
     log: deps.log,
@@ -130,6 +140,7 @@ export function buildModules(deps: ModulesDeps) {
     webhooks: buildWebhooksModule({ ...base, log: deps.log, resolver: deps.resolver }),
     proxies,
     runs,
+    maps,
     mcp,
   };
 }

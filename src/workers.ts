@@ -8,12 +8,14 @@ import type { AnyJobKind } from './db/jobs/kind.js';
 import { cloudRunJob } from './modules/runs/index.js';
 import { deviceLifecycleJob } from './modules/devices/index.js';
 import { webhookDeliveryJob } from './modules/webhooks/index.js';
+import { explorationJob } from './modules/maps/index.js';
 
 export function jobCatalogue(config: Config) {
   return {
     'webhook.delivery': webhookDeliveryJob(config),
     'cloud.run': cloudRunJob(config),
     'device.lifecycle': deviceLifecycleJob(),
+    'map.exploration': explorationJob(),
   } satisfies Record<string, AnyJobKind>;
 }
 

@@ -125,6 +125,10 @@ const TABLE_OWNERS: Record<string, string> = {
   proxy_usage_samples: 'modules/proxies',
   proxy_usage_daily: 'modules/proxies',
   mcp_tokens: 'modules/mcp',
+  map_explorations: 'modules/maps',
+  menu_maps: 'modules/maps',
+  menu_map_screens: 'modules/maps',
+  menu_map_transitions: 'modules/maps',
   named_locks: 'db',
 };
 

@@ -71,3 +71,9 @@ export type EndpointDisabledReason = ValueOf<typeof ENDPOINT_DISABLED_REASONS>;
 
 /** Booleans are stored as 0 and 1 on both engines. */
 export const FLAG_VALUES = [0, 1] as const;
+
+// Menu maps (decisions.md §13)
+export const EXPLORATION_STATES = ['queued', 'running', 'done', 'failed', 'stopped'] as const;
+export type ExplorationState = ValueOf<typeof EXPLORATION_STATES>;
+export const MAP_ACTION_TYPES = ['tap', 'back'] as const;
+export type MapActionType = ValueOf<typeof MAP_ACTION_TYPES>;

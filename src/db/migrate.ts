@@ -18,6 +18,7 @@ import { mcpTokens } from './migrations/0011_mcp_tokens.js';
 import { namedLocks } from './migrations/0012_named_locks.js';
 import { placementRestore } from './migrations/0013_placement_restore.js';
 import { imageLibrary } from './migrations/0015_image_library.js';
+import { menuMaps } from './migrations/0016_menu_maps.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0012_named_locks': namedLocks,
   '0013_placement_restore': placementRestore,
   '0015_image_library': imageLibrary,
+  '0016_menu_maps': menuMaps,
 };
 
 class ListProvider implements MigrationProvider {

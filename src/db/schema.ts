@@ -1,6 +1,6 @@
 // Table types for Kysely. Timestamps are Unix milliseconds (bigint on PostgreSQL, integer
 // on SQLite) so comparisons and ordering behave the same on both engines; booleans are 0/1.
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type {
   CloudRunState,
   DeliveryStatus,
@@ -21,6 +21,7 @@ import type {
   SubscriptionStatus,
   WebhookScopeMode,
 } from '../core/values.js';
+import type { MapExplorationsTable, MenuMapScreensTable, MenuMapsTable, MenuMapTransitionsTable } from './schema-maps.js';
 
 // The column unions come from the one list of each (core/values.ts); re-exported for the
 // code that reads them with the table types.
@@ -405,6 +406,8 @@ export interface DeviceLeasesTable {
   lease_id: string;
   user_id: number;
   key_id: number | null;
+  /** A background job holding the device (`exploration`, migration 0016); null for a caller. Such a lease is never shared or extended by a caller. */
+  held_by_job: ColumnType<string | null, string | null | undefined, string | null>;
   expires_at: number;
   created_at: number;
   updated_at: number;
@@ -463,4 +466,8 @@ export interface Database {
   cloud_run_bundles: CloudRunBundlesTable;
   device_leases: DeviceLeasesTable;
   mcp_tokens: McpTokensTable;
+  map_explorations: MapExplorationsTable;
+  menu_maps: MenuMapsTable;
+  menu_map_screens: MenuMapScreensTable;
+  menu_map_transitions: MenuMapTransitionsTable;
 }

@@ -64,6 +64,8 @@ beforeAll(async () => {
       .returning('id')
       .executeTakeFirst(),
   );
+  const exploration = { user_id, device_id: null, package: 'com.example.shop', state_message: null, max_screens: 50, max_minutes: 10, do_not_touch: '[]', lease_id: null, locked_until: null, locked_by: null };
+  ids.map_explorations = one(await k.insertInto('map_explorations').values({ ...exploration, state: 'queued', created_at: now, started_at: null, finished_at: null, updated_at: now }).returning('id').executeTakeFirst());
 });
 afterAll(() => t.close());
 
@@ -90,6 +92,7 @@ const CHECKED: [string, string, readonly (string | number)[]][] = [
   ['proxies', 'last_error', values.PROXY_CHECK_ERRORS],
   ['proxy_assignments', 'session_type', values.SESSION_TYPES],
   ['proxy_assignments', 'active', values.FLAG_VALUES],
+  ['map_explorations', 'state', values.EXPLORATION_STATES],
 ];
 
 function setColumn(table: string, column: string, value: string | number) {

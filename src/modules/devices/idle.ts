@@ -33,5 +33,5 @@ export async function assertDeviceIdle(db: Kysely<Database>, input: { deviceId: 
   if (await hasActiveRun(db, input.deviceId)) throw deviceBusyWithRun(input.action);
   if (input.now === undefined) return;
   const lease = await db.selectFrom('device_leases').select('device_id').where('device_id', '=', input.deviceId).where('expires_at', '>', input.now).executeTakeFirst();
-  if (lease) throw new DeviceBusyError('This cloud device is leased to a tool client. Wait for the lease to end (or release it), then start the run.');
+  if (lease) throw new DeviceBusyError('This cloud device is leased to a tool client or held by a map exploration. Wait for the lease to end (or release it, or stop the exploration), then start the run.');
 }

@@ -12,6 +12,7 @@ export { LEASE_MINUTES, type LeaseCaller, type LeaseGrant, type LeaseHolder, typ
 export { APK_MAX_BYTES, type DeviceActions } from './actions/service.js';
 export { centerOf, type ElementWithCenter, findById, findByText, findText, tapElement, tapText, withCenter } from './actions/find-element.js';
 export { findCloudDevice, lockCloudDevice } from './cloud-device.js';
+export { holdDeviceForJob, type JobHoldRequest, releaseJobHold, renewJobHold } from './leases/job-holds.js';
 export { assertDeviceIdle, deviceBusyWithRun } from './idle.js';
 export { countDeviceRun, repointDevicesProfile } from './device-records.js';
 export * from './hosts/index.js';

@@ -10,6 +10,7 @@ import type { CodeSyncService } from '../code-sync/index.js';
 import type { DeviceService } from '../devices/index.js';
 import type { ImageLibrary } from '../images/index.js';
 import type { MacroService } from '../macros/index.js';
+import type { MapsService } from '../maps/index.js';
 import type { RunLogService } from '../run-logs/index.js';
 import { toolClientGuard } from './credential-guard.js';
 import { MCP_PATH, oauthRoutes, RESOURCE_METADATA_PATH } from './oauth/routes.js';
@@ -19,6 +20,7 @@ import type { McpPorts } from './ports.js';
 import { ToolCatalog, type ToolLog } from './tool-catalog.js';
 import { registerDeviceTools } from './tools/device-tools.js';
 import { registerMacroTools } from './tools/macro-tools.js';
+import { registerMapTools } from './tools/map-tools.js';
 import { registerRunTools } from './tools/run-tools.js';
 import { mcpTransportRoutes } from './transport.js';
 
@@ -30,6 +32,8 @@ export interface McpModuleDeps extends ModuleDeps {
   runLogs: RunLogService;
   devices: DeviceService;
   images: ImageLibrary;
+  /** map_get reads learned maps through the maps module's service. */
+  maps: Pick<MapsService, 'find'>;
   ports: McpPorts;
   log: ToolLog;
 }
@@ -49,6 +53,7 @@ export function buildMcpModule(deps: McpModuleDeps): BuiltModule<McpServices> {
   registerDeviceTools(catalog, toolDeps);
   registerMacroTools(catalog, toolDeps);
   registerRunTools(catalog, toolDeps);
+  registerMapTools(catalog, deps.maps);
 
   const tokens = new McpTokenStore(db.kysely);
   const exchange = new TokenExchange(deps.resolver, tokens, clock, `${baseUrl}${MCP_PATH}`);

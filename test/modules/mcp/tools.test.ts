@@ -14,14 +14,16 @@ const w = useMcpWorld();
 
 const DEVICE_TOOLS = ['device_list', 'device_lease', 'device_release', 'device_screenshot', 'device_ui_tree', 'device_read_text', 'device_tap', 'device_swipe', 'device_type', 'device_key', 'app_list', 'app_open', 'app_close'];
 const RUN_TOOLS = ['macro_list', 'macro_get', 'run_logs', 'run_validate', 'run_start', 'run_get', 'run_stop'];
+const MAP_TOOLS = ['map_get'];
 
 describe('scopes', () => {
   test('tools/list shows exactly what each key may call, with input and output schemas', async () => {
     const names = async (scopes?: string[]) => (await (await w.clientFor(w.owner, scopes)).listTools()).tools.map((tool) => tool.name).sort();
     expect(await names(['devices:control'])).toEqual([...DEVICE_TOOLS].sort());
     expect(await names(['macros:run'])).toEqual([...RUN_TOOLS].sort());
-    expect(await names(['runs:read', 'maps:read', 'macros:author'])).toEqual([]);
-    expect(await names()).toEqual([...DEVICE_TOOLS, ...RUN_TOOLS].sort());
+    expect(await names(['runs:read', 'macros:author'])).toEqual([]);
+    expect(await names(['maps:read'])).toEqual(MAP_TOOLS);
+    expect(await names()).toEqual([...DEVICE_TOOLS, ...RUN_TOOLS, ...MAP_TOOLS].sort());
     const { tools } = await (await w.clientFor(w.owner)).listTools();
     const tree = tools.find((tool) => tool.name === 'device_ui_tree');
     expect(tree?.inputSchema).toMatchObject({ type: 'object', required: ['lease_id'] });

@@ -1776,6 +1776,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/maps/explorations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Explore an app to learn its menu map
+         * @description Queues an exploration of the app on one of your cloud devices and answers it in `queued` (202). The device is held for it until it ends: runs, leases and other explorations answer 409 `device_busy` meanwhile, and it answers 409 `device_busy` itself when the device has an active run, a live lease or another exploration. A stopped device is started first. The explorer starts the app fresh, taps every control of every screen except those on the do-not-touch list, and ends `done` when no screen has untried controls or a limit is reached; the learned map replaces the app's previous one. Someone else's device answers 404, a local device 404 `not_a_cloud_device`.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        post: operations["startExploration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/maps/explorations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an exploration
+         * @description One of your explorations, with its progress (screens, transitions and actions so far) or how it ended.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        get: operations["getExploration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/maps/explorations/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop an exploration
+         * @description Ends the exploration `stopped` at once. What a running exploration learned so far becomes the app's map within a moment (its worker sees the stop at its next action), and the device is freed then. An exploration that already ended is answered as it is.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        post: operations["stopExploration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/maps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List learned menu maps
+         * @description One entry per app with a learned map, by package name, with its screen and transition counts.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        get: operations["listMaps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/maps/{package}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the menu map of an app
+         * @description The app's learned map: its screens (identified by structure, with the path that reaches each from the app's start) and the transitions between them. 404 when the app has none.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        get: operations["getMap"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete the menu map of an app
+         * @description Deletes the app's learned map (its screens and transitions); 204, or 404 when the app has none. The next exploration learns a new one.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        delete: operations["deleteMap"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/oauth-protected-resource": {
         parameters: {
             query?: never;
@@ -14798,6 +14914,731 @@ export interface operations {
                 };
                 content: {
                     "application/schema+json": Record<string, never>;
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startExploration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One of your cloud devices; it is held for the exploration (busy for runs and leases) until it ends */
+                    device_id: number;
+                    /** @description An Android package name, e.g. `com.example.shop` */
+                    package: string;
+                    /**
+                     * @description Stop after this many screens (1 to 500, default 50)
+                     * @default 50
+                     */
+                    max_screens?: number;
+                    /**
+                     * @description Stop after this many minutes (1 to 60, default 10)
+                     * @default 10
+                     */
+                    max_minutes?: number;
+                    /** @description Phrases: an element whose text, description or resource id says one of them is never tapped. Replaces the default list ("sign out", "log out", "delete", "remove", "uninstall", "pay", "buy"); pass the default's phrases too to keep them. Matched as whole words in any case, across spaces, underscores, hyphens and camelCase. */
+                    do_not_touch?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the work is queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description Null once the device was deleted */
+                        device_id: number | null;
+                        package: string;
+                        /** @enum {string} */
+                        state: "queued" | "running" | "done" | "failed" | "stopped";
+                        /** @description How it ended: complete, the limit it reached, why it failed (e.g. its worker was lost), or that it was stopped */
+                        state_message: string | null;
+                        screens_found: number;
+                        transitions_found: number;
+                        /** @description Taps, BACK presses and app restarts sent so far */
+                        actions: number;
+                        max_screens: number;
+                        max_minutes: number;
+                        do_not_touch: string[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        started_at: string | null;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExploration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description Null once the device was deleted */
+                        device_id: number | null;
+                        package: string;
+                        /** @enum {string} */
+                        state: "queued" | "running" | "done" | "failed" | "stopped";
+                        /** @description How it ended: complete, the limit it reached, why it failed (e.g. its worker was lost), or that it was stopped */
+                        state_message: string | null;
+                        screens_found: number;
+                        transitions_found: number;
+                        /** @description Taps, BACK presses and app restarts sent so far */
+                        actions: number;
+                        max_screens: number;
+                        max_minutes: number;
+                        do_not_touch: string[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        started_at: string | null;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopExploration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description Null once the device was deleted */
+                        device_id: number | null;
+                        package: string;
+                        /** @enum {string} */
+                        state: "queued" | "running" | "done" | "failed" | "stopped";
+                        /** @description How it ended: complete, the limit it reached, why it failed (e.g. its worker was lost), or that it was stopped */
+                        state_message: string | null;
+                        screens_found: number;
+                        transitions_found: number;
+                        /** @description Taps, BACK presses and app restarts sent so far */
+                        actions: number;
+                        max_screens: number;
+                        max_minutes: number;
+                        do_not_touch: string[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        started_at: string | null;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMaps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            package: string;
+                            screen_count: number;
+                            transition_count: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An Android package name, e.g. `com.example.shop` */
+                package: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        package: string;
+                        screens: {
+                            /** @description `scr_` + 16 hex of the screen structure (classes and resource ids of its visible elements): the same screen has the same id in every exploration */
+                            screen_id: string;
+                            title: string;
+                            activity: string | null;
+                            element_count: number;
+                            /** @description The screen as the explorer first saw it, in your image library (`img_…`, source `crop`, a JPEG at most 480 px high); null when it could not be stored or was deleted from the library */
+                            thumbnail_image_id: string | null;
+                            /** @description The steps that first reached this screen from a fresh start of the app (empty for the first screen); replaying them reaches it again */
+                            path: {
+                                /** @enum {string} */
+                                type: "tap" | "back";
+                                element: {
+                                    resource_id: string;
+                                    text: string;
+                                    content_desc: string;
+                                    class: string;
+                                    bounds: {
+                                        left: number;
+                                        top: number;
+                                        right: number;
+                                        bottom: number;
+                                    };
+                                } | null;
+                            }[];
+                        }[];
+                        transitions: {
+                            from: string;
+                            to: string;
+                            action: {
+                                /** @enum {string} */
+                                type: "tap" | "back";
+                                element: {
+                                    resource_id: string;
+                                    text: string;
+                                    content_desc: string;
+                                    class: string;
+                                    bounds: {
+                                        left: number;
+                                        top: number;
+                                        right: number;
+                                        bottom: number;
+                                    };
+                                } | null;
+                            };
+                        }[];
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An Android package name, e.g. `com.example.shop` */
+                package: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; the answer has no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */

@@ -4,7 +4,7 @@
 // maps, schedules, authoring, a marketplace) is one more entry here; routes.tsx adds the
 // pages under an area (`/macros/:id`) and matches paths.
 import { type ComponentType, lazy } from 'react';
-import { CodeIcon, DeviceIcon, GroupIcon, HistoryIcon, HomeIcon, KeyIcon, ProxyIcon, UserIcon, WebhookIcon } from '../components/icons';
+import { CodeIcon, DeviceIcon, GroupIcon, HistoryIcon, MapIcon, HomeIcon, KeyIcon, ProxyIcon, UserIcon, WebhookIcon } from '../components/icons';
 
 export type PageComponent = ComponentType<{ params: Record<string, string> }>;
 
@@ -41,6 +41,7 @@ export const NAV: NavSection[] = [
     items: [
       { label: 'Devices', to: '/devices', icon: DeviceIcon, prefix: true, page: lazyPage(() => import('../pages/devices/DevicesPage'), 'DevicesPage') },
       { label: 'Groups', to: '/groups', icon: GroupIcon, prefix: true, page: lazyPage(() => import('../pages/devices/GroupsPage'), 'GroupsPage') },
+      { label: 'Menu maps', to: '/maps', icon: MapIcon, prefix: true, page: lazyPage(() => import('../pages/maps/MapsPage'), 'MapsPage') },
     ],
   },
   {

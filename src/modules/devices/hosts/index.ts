@@ -18,7 +18,10 @@ export { readApkManifest } from './apk/manifest.js';
 export { SimHost, type SimHostOptions } from './sim/sim-host.js';
 export { SimFaults, type SimFault, type SimFaultInjector, type SimOperation } from './sim/faults.js';
 export { SIM_SCREEN } from './sim/app-schema.js';
-export { DEMO_APP_PACKAGE } from './sim/catalogue.js';
+export { DEMO_APP_PACKAGE, demoApp } from './sim/catalogue.js';
+// A larger generated app whose graph is known, for testing and measuring the menu-map explorer.
+export { FIELD_GUIDE_PACKAGE, fieldGuideApp } from './sim/apps/field-guide/index.js';
+export type { SimApp } from './sim/app-schema.js';
 // A simulated screen drawn without a device: fixtures for matching and OCR, benchmarks, docs.
 export { renderSimScreen, type SimScreenPicture, type SimScreenRequest } from './sim/offline-screen.js';
 export type { DrawnText } from './sim/render/drawn-text.js';

@@ -67,6 +67,7 @@ export class LeaseService {
       if (device.hosted_state === 'stopping') throw new DeviceNotReadyError(deviceId);
       const held = await trx.selectFrom('device_leases').selectAll().where('device_id', '=', deviceId).executeTakeFirst();
       const live = held && held.expires_at > now;
+      if (live && held.held_by_job !== null) throw new DeviceBusyError(`This device is held by a background job (${held.held_by_job}); wait until it ends or stop it.`);
       if (live && (held.user_id !== ctx.userId || held.key_id !== (ctx.keyId ?? null))) {
         throw new DeviceBusyError('Another caller holds a lease on this device; wait until it is released or expires.');
       }

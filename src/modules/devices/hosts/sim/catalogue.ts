@@ -59,3 +59,8 @@ export function createSimCatalogue(extraApps: unknown[] = []): SimCatalogue {
     appFor: (installed) => described.get(installed.package) ?? placeholderApp(installed),
   };
 }
+
+/** The demo app's description (Corner Shop), as a simulated device shows it. */
+export function demoApp(): SimApp {
+  return parseSimApp(cornerShop);
+}
