@@ -60,3 +60,9 @@ export type EndpointDisabledReason = ValueOf<typeof ENDPOINT_DISABLED_REASONS>;
 
 /** Booleans are stored as 0 and 1 on both engines. */
 export const FLAG_VALUES = [0, 1] as const;
+
+// Authoring sessions (decisions.md §13)
+export const AUTHORING_STATES = ['working', 'waiting_for_answer', 'done', 'failed', 'stopped'] as const;
+export type AuthoringState = ValueOf<typeof AUTHORING_STATES>;
+export const AUTHORING_ROLES = ['agent', 'user', 'tool'] as const;
+export type AuthoringRole = ValueOf<typeof AUTHORING_ROLES>;

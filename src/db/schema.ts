@@ -18,6 +18,7 @@ import type {
   SubscriptionStatus,
   WebhookScopeMode,
 } from '../core/values.js';
+import type { AuthoringMessagesTable, AuthoringSessionsTable, CreditAllowancesTable, CreditChargesTable } from './schema-authoring.js';
 
 // The column unions come from the one list of each (core/values.ts); re-exported for the
 // code that reads them with the table types.
@@ -453,4 +454,8 @@ export interface Database {
   cloud_run_bundles: CloudRunBundlesTable;
   device_leases: DeviceLeasesTable;
   mcp_tokens: McpTokensTable;
+  authoring_sessions: AuthoringSessionsTable;
+  authoring_messages: AuthoringMessagesTable;
+  credit_charges: CreditChargesTable;
+  credit_allowances: CreditAllowancesTable;
 }

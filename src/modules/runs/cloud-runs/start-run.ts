@@ -33,15 +33,19 @@ export interface StartDeps {
 
 export const newExecutionId = () => `cr_${randomHex(12)}`;
 
-/** 409 `device_busy` when the (locked) device has an active run or an unexpired lease. */
-async function refuseBusy(trx: Transaction<Database>, deviceId: number, now: number): Promise<void> {
+/**
+ * 409 `device_busy` when the (locked) device has an active run or an unexpired lease, except
+ * the lease `underLease` names: an authoring session's own runs go on the device its lease
+ * holds (decisions.md §13), the one exception to leases and runs excluding each other.
+ */
+async function refuseBusy(trx: Transaction<Database>, deviceId: number, now: number, underLease: string | undefined): Promise<void> {
   const run = await trx.selectFrom('cloud_runs').select('id').where('device_id', '=', deviceId).where('state', 'in', ACTIVE_STATES).executeTakeFirst();
   if (run) throw new DeviceBusyForRunError('run');
-  const lease = await trx.selectFrom('device_leases').select('device_id').where('device_id', '=', deviceId).where('expires_at', '>', now).executeTakeFirst();
-  if (lease) throw new DeviceBusyForRunError('lease');
+  const lease = await trx.selectFrom('device_leases').select('lease_id').where('device_id', '=', deviceId).where('expires_at', '>', now).executeTakeFirst();
+  if (lease && lease.lease_id !== underLease) throw new DeviceBusyForRunError('lease');
 }
 
-export async function startRun(deps: StartDeps, ctx: ServiceContext, input: StartRunInput & { deviceId: number }): Promise<CloudRunRecord> {
+export async function startRun(deps: StartDeps, ctx: ServiceContext, input: StartRunInput & { deviceId: number; underLease?: string }): Promise<CloudRunRecord> {
   const { db, clock } = deps;
   const { userId } = ctx;
   // 404, 404 not_a_cloud_device, 404 (macro), 409 macro_not_runnable: read outside the
@@ -67,7 +71,7 @@ export async function startRun(deps: StartDeps, ctx: ServiceContext, input: Star
     const locked = await lockDeviceRow(trx, db.dialect, userId, device.id);
     // A delete that committed after the read above: the device is already gone for its owner.
     if (!locked || locked.delete_requested_at !== null) throw new NotFoundError('No device with this id.');
-    await refuseBusy(trx, device.id, now);
+    await refuseBusy(trx, device.id, now, input.underLease);
     if (!deps.config.runsEnabled) throw new RunsUnavailableError('Server-side runs are switched off on this service (RUNS_ENABLED=false). Try again later or ask the operator.');
     if (noHost !== null) throw new RunsUnavailableError(`No device host can take this run now: ${noHost}. Try again when a device is free (stopping another cloud device frees its slot).`);
     let run;
