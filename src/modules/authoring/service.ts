@@ -149,7 +149,7 @@ export class AuthoringSessionService {
       const now = this.deps.clock.now();
       const updated = await trx
         .updateTable('authoring_sessions')
-        .set({ state: 'stopped', state_message: STOPPED_BY_USER, question: null, question_call_id: null, lease_id: null, updated_at: now })
+        .set({ state: 'stopped', state_message: STOPPED_BY_USER, question: null, question_call_id: null, lease_id: null, locked_by: null, locked_until: null, updated_at: now })
         .where('id', '=', session.id)
         .returningAll()
         .executeTakeFirstOrThrow();

@@ -73,7 +73,7 @@ export async function runSession(deps: AgentDeps, job: RunningJob<{ id: number; 
   let failures = 0;
   const system: ChatCompletionMessageParam = {
     role: 'system',
-    content: systemPrompt({ goal: session.goal, hasDevice: deviceId !== null, mappedPackages: await ports.mappedPackages(ctx).catch(() => []), files: files.map((f) => f.path) }),
+    content: systemPrompt({ goal: redactSecrets(session.goal, known), hasDevice: deviceId !== null, mappedPackages: await ports.mappedPackages(ctx).catch(() => []), files: files.map((f) => f.path) }),
   };
   if (chat.length === 0) chat.push({ role: 'user', content: 'Begin.' });
   const tools = toolDefinitions();
