@@ -95,6 +95,7 @@ export function createAuthoringWorker(deps: AgentDeps & { log: JobLog; name?: st
     name: deps.kind.name,
     jobs,
     start() {
+      shuttingDown = false;
       stops.start();
       jobs.start();
     },
