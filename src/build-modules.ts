@@ -105,18 +105,6 @@ export function buildModules(deps: ModulesDeps) {
     proxyExit: (userId, deviceId) => proxies.services.runExit.check(userId, deviceId),
   });
   later.runs = runs;
-  const mcp = buildMcpModule({
-    ...base,
-    gate: apiKeys.services.gate,
-    resolver: apiKeys.services.resolver,
-    macros: macros.services.macros,
-    codeSync: codeSync.services.codeSync,
-    runLogs: runLogs.services.logs,
-    devices: devices.services.devices,
-    images: images.services.library,
-    ports: { runs: cloudRunsPort(runs.services.runs), leases: leasesPort(devices.services.leases) },
-    log: deps.log,
-  });
   // The authoring agent drives its device through a lease and runs its code as cloud runs.
   const authoring = buildAuthoringModule({
     ...base,
@@ -129,6 +117,19 @@ export function buildModules(deps: ModulesDeps) {
       runs: runs.services.runs,
       runLogs: runLogs.services.logs,
     }),
+  });
+  const mcp = buildMcpModule({
+    ...base,
+    gate: apiKeys.services.gate,
+    resolver: apiKeys.services.resolver,
+    macros: macros.services.macros,
+    codeSync: codeSync.services.codeSync,
+    runLogs: runLogs.services.logs,
+    devices: devices.services.devices,
+    images: images.services.library,
+    ports: { runs: cloudRunsPort(runs.services.runs), leases: leasesPort(devices.services.leases) },
+    authoring: authoring.services.sessions,
+    log: deps.log,
   });
   return {
     accounts: buildAccountsModule({ ...base, passwordParams: deps.passwordParams ?? PASSWORD_HASH_PARAMS, limiter: limiterFactory(deps) }),

@@ -6,3 +6,4 @@ export { authoringSessionJob, AUTHORING_JOB } from './session-job.js';
 export { HOW_TO_CONFIGURE } from './errors.js';
 export { AuthoringSession, MessagesAnswer, ProjectFile } from './schemas.js';
 export type { ModelClient, ModelReply } from './agent/model.js';
+export { SCAFFOLD_TEMPLATES, type ScaffoldTemplate, scaffoldProject } from './scaffold.js';
