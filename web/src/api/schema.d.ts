@@ -12704,13 +12704,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         } | null;
                     };
                 };
@@ -12881,13 +12881,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         };
                     };
                 };
@@ -13058,13 +13058,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         };
                     };
                 };
@@ -13864,13 +13864,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         }[];
                     };
                 };
@@ -14040,13 +14040,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         } | null;
                     };
                 };
