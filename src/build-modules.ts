@@ -1,6 +1,7 @@
 // Builds every module the same way, `build<Name>Module(deps)`, in the order their
 // dependencies need. `serve` registers their routes (app.ts) and starts their workers;
 // `svc worker` starts only the workers.
+import { authoringPorts } from './authoring-ports.js';
 import type { Deps } from './context.js';
 import type { BuiltModule } from './http/module.js';
 import { FixedWindowLimiter } from './http/rate-limit.js';
@@ -8,6 +9,7 @@ import { PASSWORD_HASH_PARAMS } from './lib/crypto.js';
 import { buildAccountsModule } from './modules/accounts/index.js';
 import { buildAdminModule } from './modules/admin/index.js';
 import { buildApiKeysModule } from './modules/api-keys/index.js';
+import { buildAuthoringModule } from './modules/authoring/index.js';
 import { buildBillingModule } from './modules/billing/index.js';
 import { buildCodeSyncModule } from './modules/code-sync/index.js';
 import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type LeaseService, repointDevicesProfile } from './modules/devices/index.js';
@@ -112,6 +114,20 @@ export function buildModules(deps: ModulesDeps) {
     readiness: (userId, deviceId, signal) => devices.services.lifecycle.startAndWait({ userId }, deviceId, { signal }),
     thumbnails: images.services.library,
   });
+  // The authoring agent drives its device through a lease and runs its code as cloud runs.
+  const authoring = buildAuthoringModule({
+    ...base,
+    log: deps.log,
+    ports: authoringPorts({
+      db: deps.db,
+      macros: macros.services.macros,
+      codeSync: codeSync.services.codeSync,
+      leases: devices.services.leases,
+      runs: runs.services.runs,
+      runLogs: runLogs.services.logs,
+      maps: maps.services.maps,
+    }),
+  });
   const mcp = buildMcpModule({
     ...base,
     gate: apiKeys.services.gate,
@@ -123,6 +139,7 @@ export function buildModules(deps: ModulesDeps) {
     maps: maps.services.maps,
     images: images.services.library,
     ports: { runs: cloudRunsPort(runs.services.runs), leases: leasesPort(devices.services.leases) },
+    authoring: authoring.services.sessions,
     log: deps.log,
   });
   return {
@@ -142,6 +159,7 @@ export function buildModules(deps: ModulesDeps) {
     runs,
     maps,
     mcp,
+    authoring,
   };
 }
 

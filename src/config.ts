@@ -3,7 +3,9 @@
 // (`withSecretKey`), and everything else receives that `Config`, whose key is never missing.
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { authoringSettings, type AuthoringSettings } from './config-authoring.js';
 import { ConfigError } from './lib/config-error.js';
+import { boolean, type Env, integer, url } from './lib/env-settings.js';
 import { currentIdentity, type RunAs, runAsFor, type ServiceIdentity } from './lib/run-user.js';
 import { keyFileIn, parseSecretKey } from './lib/secret-key.js';
 import { KEY_PATTERN } from './modules/api-keys/index.js';
@@ -69,6 +71,8 @@ export interface LoadedConfig {
   runPath: string;
   /** RUN_AS_USER and RUN_UIDS, resolved: whom a run's process switches to; null when runs keep the service's user (it is not root). */
   runAs: RunAs | null;
+  /** AUTHOR_*: the authoring agent's model endpoint, limits and credits (config-authoring.ts). */
+  authoring: AuthoringSettings;
 }
 
 export interface AdbServerAddress {
@@ -95,7 +99,6 @@ export type Config = Omit<LoadedConfig, 'secretKey'> & {
 
 export { ConfigError, parseSecretKey };
 
-type Env = Record<string, string | undefined>;
 
 /** ipify answers {"ip": "<caller's address>"}, the shape a proxy check reads. */
 export const DEFAULT_PROXY_CHECK_URL = 'https://api.ipify.org/?format=json';
@@ -104,38 +107,6 @@ export const DEFAULT_PROXY_CHECK_URL = 'https://api.ipify.org/?format=json';
 export const DEFAULT_RUN_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}`);
-  return value;
-}
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(name, `expected true or false, got "${env[name]}"`);
-}
-
-function url(env: Env, name: string, protocols: string[]): string | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, 'is not a valid URL');
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
-  }
-  return raw;
-}
 
 /** Comma-separated whole seconds; the first attempt is at once, so the list starts with 0. */
 function retrySchedule(env: Env, name: string, fallback: string): number[] {
@@ -258,6 +229,7 @@ export function loadConfig(env: Env = process.env, identity: ServiceIdentity = c
     runMaxMemoryMb: integer(env, 'RUN_MAX_MEMORY_MB', 512, 64, 1_048_576),
     runPath: searchPath(env, 'RUN_PATH', DEFAULT_RUN_PATH),
     runAs: runAsFor(env.RUN_AS_USER, env.RUN_UIDS, identity),
+    authoring: authoringSettings(env),
   };
 }
 

@@ -5,6 +5,7 @@
 // runs, schedules, explorations and authoring add their kinds here.
 import type { Config } from './config.js';
 import type { AnyJobKind } from './db/jobs/kind.js';
+import { authoringSessionJob } from './modules/authoring/index.js';
 import { cloudRunJob } from './modules/runs/index.js';
 import { deviceLifecycleJob } from './modules/devices/index.js';
 import { webhookDeliveryJob } from './modules/webhooks/index.js';
@@ -16,6 +17,7 @@ export function jobCatalogue(config: Config) {
     'cloud.run': cloudRunJob(config),
     'device.lifecycle': deviceLifecycleJob(),
     'map.exploration': explorationJob(),
+    'authoring.session': authoringSessionJob(config.authoring),
   } satisfies Record<string, AnyJobKind>;
 }
 

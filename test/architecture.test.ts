@@ -129,6 +129,10 @@ const TABLE_OWNERS: Record<string, string> = {
   menu_maps: 'modules/maps',
   menu_map_screens: 'modules/maps',
   menu_map_transitions: 'modules/maps',
+  authoring_sessions: 'modules/authoring',
+  authoring_messages: 'modules/authoring',
+  credit_charges: 'modules/authoring',
+  credit_allowances: 'modules/authoring',
   named_locks: 'db',
 };
 

@@ -77,3 +77,8 @@ export const EXPLORATION_STATES = ['queued', 'running', 'done', 'failed', 'stopp
 export type ExplorationState = ValueOf<typeof EXPLORATION_STATES>;
 export const MAP_ACTION_TYPES = ['tap', 'back'] as const;
 export type MapActionType = ValueOf<typeof MAP_ACTION_TYPES>;
+// Authoring sessions (decisions.md §13)
+export const AUTHORING_STATES = ['working', 'waiting_for_answer', 'done', 'failed', 'stopped'] as const;
+export type AuthoringState = ValueOf<typeof AUTHORING_STATES>;
+export const AUTHORING_ROLES = ['agent', 'user', 'tool'] as const;
+export type AuthoringRole = ValueOf<typeof AUTHORING_ROLES>;

@@ -22,6 +22,7 @@ import type {
   WebhookScopeMode,
 } from '../core/values.js';
 import type { MapExplorationsTable, MenuMapScreensTable, MenuMapsTable, MenuMapTransitionsTable } from './schema-maps.js';
+import type { AuthoringMessagesTable, AuthoringSessionsTable, CreditAllowancesTable, CreditChargesTable } from './schema-authoring.js';
 
 // The column unions come from the one list of each (core/values.ts); re-exported for the
 // code that reads them with the table types.
@@ -470,4 +471,8 @@ export interface Database {
   menu_maps: MenuMapsTable;
   menu_map_screens: MenuMapScreensTable;
   menu_map_transitions: MenuMapTransitionsTable;
+  authoring_sessions: AuthoringSessionsTable;
+  authoring_messages: AuthoringMessagesTable;
+  credit_charges: CreditChargesTable;
+  credit_allowances: CreditAllowancesTable;
 }

@@ -74,7 +74,7 @@ export async function installOpenApi(app: FastifyInstance, baseUrl: string): Pro
       },
       tags: [
         { name: 'accounts', description: 'Sign-up, sign-in and sessions (application)' },
-        { name: 'billing', description: 'Subscription state (application)' },
+        { name: 'billing', description: 'Subscription state and AI credits (application)' },
         { name: 'api-keys', description: 'API key management (application) and key self-check' },
         { name: 'macros', description: 'Macros (application)' },
         { name: 'code-sync', description: "A code macro's snapshot: read its state and upload a zip (keys with macros:run)" },
@@ -84,6 +84,7 @@ export async function installOpenApi(app: FastifyInstance, baseUrl: string): Pro
         { name: 'proxies', description: 'Proxies, assignments to devices, connection info and usage (full-access keys; usage reporting by the application)' },
         { name: 'runs', description: 'Run history and run logs (keys with runs:read); execution reporting (application)' },
         { name: 'webhooks', description: 'Webhook endpoints and their delivery log (full-access keys); custom events (application)' },
+        { name: 'authoring', description: 'The authoring agent: describe a macro in words, follow the agent as it writes and runs it (application; tool clients use the authoring tools)' },
         { name: 'mcp', description: 'The tool server for AI clients (MCP at /mcp), its token exchange and discovery documents' },
         { name: 'admin', description: "The operator's API" },
         { name: 'operations', description: 'Health, readiness and metrics' },

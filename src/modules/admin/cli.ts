@@ -56,5 +56,13 @@ export async function runAdminCommand(config: Config, args: string[]): Promise<v
     process.stdout.write(`${JSON.stringify(await call(config, 'PUT', `/admin/users/${userId}/subscription`, body), null, 2)}\n`);
     return;
   }
-  throw new CliError('Usage: svc admin users [--email E] | svc admin subscription USER_ID [options]');
+  if (sub === 'credits') {
+    // The month's AI credits of an account: a whole number, or `default` for AUTHOR_CREDITS_PER_MONTH.
+    const [userId, limit] = rest;
+    if (!userId || !/^\d+$/.test(userId) || !limit || !/^(\d{1,7}|default)$/.test(limit)) throw new CliError('Usage: svc admin credits USER_ID LIMIT|default');
+    const body = { limit: limit === 'default' ? null : Number(limit) };
+    process.stdout.write(`${JSON.stringify(await call(config, 'PUT', `/admin/users/${userId}/credits`, body), null, 2)}\n`);
+    return;
+  }
+  throw new CliError('Usage: svc admin users [--email E] | svc admin subscription USER_ID [options] | svc admin credits USER_ID LIMIT|default');
 }

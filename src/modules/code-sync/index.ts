@@ -4,4 +4,5 @@ export { buildCodeSyncModule, type CodeSyncServices } from './module.js';
 export type { CodeSyncService } from './service.js';
 export { SNAPSHOT_LIMITS } from './service.js';
 export { readZipFiles } from './zip-reader.js';
-export { CodeState } from './schemas.js';
+export { CodeState, SnapshotAnswer } from './schemas.js';
+export { currentTextFiles, installTextFiles, type TextFile } from './project-files.js';

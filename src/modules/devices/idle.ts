@@ -29,9 +29,10 @@ export const deviceBusyWithRun = (action: BusyAction) => new DeviceBusyError(ACT
  * lease (a lease's own holder extends it instead: the lease service checks that itself).
  * Called inside the transaction that holds the device's row lock, so a run and a lease never both win.
  */
-export async function assertDeviceIdle(db: Kysely<Database>, input: { deviceId: number; action: BusyAction; now?: number }): Promise<void> {
+export async function assertDeviceIdle(db: Kysely<Database>, input: { deviceId: number; action: BusyAction; now?: number; exceptLease?: string }): Promise<void> {
   if (await hasActiveRun(db, input.deviceId)) throw deviceBusyWithRun(input.action);
   if (input.now === undefined) return;
-  const lease = await db.selectFrom('device_leases').select('device_id').where('device_id', '=', input.deviceId).where('expires_at', '>', input.now).executeTakeFirst();
-  if (lease) throw new DeviceBusyError('This cloud device is leased to a tool client or held by a map exploration. Wait for the lease to end (or release it, or stop the exploration), then start the run.');
+  const lease = await db.selectFrom('device_leases').select('lease_id').where('device_id', '=', input.deviceId).where('expires_at', '>', input.now).executeTakeFirst();
+  // `exceptLease`: the caller's own lease (an authoring session running its code) does not make the device busy.
+  if (lease && lease.lease_id !== input.exceptLease) throw new DeviceBusyError('This cloud device is leased to a tool client or held by a map exploration. Wait for the lease to end (or release it, or stop the exploration), then start the run.');
 }

@@ -16,8 +16,10 @@ import { toolClientGuard } from './credential-guard.js';
 import { MCP_PATH, oauthRoutes, RESOURCE_METADATA_PATH } from './oauth/routes.js';
 import { TokenExchange } from './oauth/token-exchange.js';
 import { McpTokenStore } from './oauth/token-store.js';
+import type { AuthoringSessionService } from '../authoring/index.js';
 import type { McpPorts } from './ports.js';
 import { ToolCatalog, type ToolLog } from './tool-catalog.js';
+import { registerAuthoringTools } from './tools/authoring-tools.js';
 import { registerDeviceTools } from './tools/device-tools.js';
 import { registerMacroTools } from './tools/macro-tools.js';
 import { registerMapTools } from './tools/map-tools.js';
@@ -35,6 +37,8 @@ export interface McpModuleDeps extends ModuleDeps {
   /** map_get reads learned maps through the maps module's service. */
   maps: Pick<MapsService, 'find'>;
   ports: McpPorts;
+  /** The authoring agent's sessions, for the macros:author tools. */
+  authoring: AuthoringSessionService;
   log: ToolLog;
 }
 
@@ -54,6 +58,7 @@ export function buildMcpModule(deps: McpModuleDeps): BuiltModule<McpServices> {
   registerMacroTools(catalog, toolDeps);
   registerRunTools(catalog, toolDeps);
   registerMapTools(catalog, deps.maps);
+  registerAuthoringTools(catalog, { ...toolDeps, authoring: deps.authoring });
 
   const tokens = new McpTokenStore(db.kysely);
   const exchange = new TokenExchange(deps.resolver, tokens, clock, `${baseUrl}${MCP_PATH}`);

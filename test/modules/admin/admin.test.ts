@@ -91,8 +91,10 @@ describe('npm run svc -- admin …', () => {
     expect(JSON.parse(users.stdout).items[0].id).toBe(user.id);
     const sub = await run('node', ['dist/main.js', 'admin', 'subscription', String(user.id), '--status', 'active', '--plan', 'team'], { env });
     expect(JSON.parse(sub.stdout)).toMatchObject({ status: 'active', plan: 'team' });
+    const credits = await run('node', ['dist/main.js', 'admin', 'credits', String(user.id), '250'], { env });
+    expect(JSON.parse(credits.stdout)).toMatchObject({ limit: 250, used: 0 });
     const failed = await run('node', ['dist/main.js', 'admin', 'users'], { env: { ...env, ADMIN_TOKEN: 'wrong-token-wrong-token' } }).catch((e: { code: number; stderr: string }) => e);
     expect((failed as { code: number }).code).toBe(1);
     expect((failed as { stderr: string }).stderr).toContain('401');
-  });
+  }, 90_000);
 });

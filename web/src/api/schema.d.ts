@@ -2014,6 +2014,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/authoring/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List authoring sessions
+         * @description The signed-in user's sessions, newest first.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        get: operations["listAuthoringSessions"];
+        put?: never;
+        /**
+         * Start an authoring-agent session
+         * @description Starts the agent on a goal: it looks at the cloud device (if given), writes a Python project, runs it as real cloud runs, fixes it and finishes with files ready to install. Without `macro_id` a new code macro named after the goal is created; with one, the agent starts from its current code. Spends AI credits (one per 1,000 tokens).
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        post: operations["startAuthoringSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/authoring/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an authoring session
+         * @description One session; someone else's answers 404.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        get: operations["getAuthoringSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/authoring/sessions/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a session's messages with a cursor
+         * @description The messages after `cursor` (at most 200), oldest first, and the cursor to pass next time. Readable while the session runs. `state` is read before the messages, so an ended state means every message is in.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        get: operations["readAuthoringMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/authoring/sessions/{id}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the agent's question
+         * @description Gives the answer to the question the session asks; the session goes back to working. 409 `not_waiting` unless it is waiting_for_answer.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        post: operations["answerAuthoringSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/authoring/sessions/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop an authoring session
+         * @description Ends a working or waiting session `stopped` at once (a run it started is stopped, its device lease ends). An ended session answers as it is.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        post: operations["stopAuthoringSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This month's AI credits
+         * @description The calendar month (UTC) the numbers cover, the allowance and what the authoring agent has used of it. One credit is 1,000 tokens (prompt plus completion) as the model endpoint reports them.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        get: operations["getCredits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set an account's monthly AI credits
+         * @description Whole credits per calendar month (0 to 1,000,000); `null` returns the account to AUTHOR_CREDITS_PER_MONTH. Answers the account's credits as GET /api/billing/credits does.
+         *
+         *     **Auth:** operator (`Authorization: Bearer <ADMIN_TOKEN>`). Answers 404 unless the server has ADMIN_TOKEN set.
+         */
+        put: operations["setUserCredits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2312,6 +2472,41 @@ export interface components {
             active: boolean;
             /** Format: date-time */
             created_at: string;
+        };
+        ProjectFile: {
+            /** @description Relative path inside the project, `/`-separated */
+            path: string;
+            /** @description The file as UTF-8 text */
+            content: string;
+        };
+        AuthoringSession: {
+            id: number;
+            goal: string;
+            /** @description The cloud device the agent tries things on; null without one (or after the device was deleted) */
+            device_id: number | null;
+            /** @description The code macro the session writes; null after the macro was deleted */
+            macro_id: number | null;
+            /** @enum {string} */
+            state: "working" | "waiting_for_answer" | "done" | "failed" | "stopped";
+            /** @description Why the session failed or stopped */
+            state_message: string | null;
+            /** @description The question the agent asks, while waiting_for_answer */
+            question: string | null;
+            files: components["schemas"]["ProjectFile"][] | null;
+            /** @description AI credits this session has spent: its model calls' total tokens ÷ 1,000, rounded up */
+            credits_used: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AuthoringMessage: {
+            seq: number;
+            /** @enum {string} */
+            role: "agent" | "user" | "tool";
+            text: string;
+            /** Format: date-time */
+            at: string;
         };
     };
     responses: never;
@@ -16131,6 +16326,938 @@ export interface operations {
             };
             /** @description Too many requests (`rate_limit_exceeded`): over the per-key or per-account limit (`X-RateLimit-Scope`); wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuthoringSessions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Rows per page, 1 to 200 */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        page_size: number;
+                        total_rows: number;
+                        total_pages: number;
+                        rows: components["schemas"]["AuthoringSession"][];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startAuthoringSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the macro should do, in words */
+                    goal: string;
+                    /** @description A cloud device the agent may try things on */
+                    device_id?: number;
+                    /** @description A code macro to improve; without it a new code macro is created, named after the goal */
+                    macro_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the new resource. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        goal: string;
+                        /** @description The cloud device the agent tries things on; null without one (or after the device was deleted) */
+                        device_id: number | null;
+                        /** @description The code macro the session writes; null after the macro was deleted */
+                        macro_id: number | null;
+                        /** @enum {string} */
+                        state: "working" | "waiting_for_answer" | "done" | "failed" | "stopped";
+                        /** @description Why the session failed or stopped */
+                        state_message: string | null;
+                        /** @description The question the agent asks, while waiting_for_answer */
+                        question: string | null;
+                        files: components["schemas"]["ProjectFile"][] | null;
+                        /** @description AI credits this session has spent: its model calls' total tokens ÷ 1,000, rounded up */
+                        credits_used: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payment required (`subscription_required`): the key's owner has no active subscription or trial. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuthoringSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        goal: string;
+                        /** @description The cloud device the agent tries things on; null without one (or after the device was deleted) */
+                        device_id: number | null;
+                        /** @description The code macro the session writes; null after the macro was deleted */
+                        macro_id: number | null;
+                        /** @enum {string} */
+                        state: "working" | "waiting_for_answer" | "done" | "failed" | "stopped";
+                        /** @description Why the session failed or stopped */
+                        state_message: string | null;
+                        /** @description The question the agent asks, while waiting_for_answer */
+                        question: string | null;
+                        files: components["schemas"]["ProjectFile"][] | null;
+                        /** @description AI credits this session has spent: its model calls' total tokens ÷ 1,000, rounded up */
+                        credits_used: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readAuthoringMessages: {
+        parameters: {
+            query?: {
+                /** @description The `cursor` of the previous answer; absent reads from the start */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        messages: components["schemas"]["AuthoringMessage"][];
+                        /** @description Pass back as `cursor` to read only newer messages */
+                        cursor: string;
+                        /** @enum {string} */
+                        state: "working" | "waiting_for_answer" | "done" | "failed" | "stopped";
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    answerAuthoringSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    answer: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        goal: string;
+                        /** @description The cloud device the agent tries things on; null without one (or after the device was deleted) */
+                        device_id: number | null;
+                        /** @description The code macro the session writes; null after the macro was deleted */
+                        macro_id: number | null;
+                        /** @enum {string} */
+                        state: "working" | "waiting_for_answer" | "done" | "failed" | "stopped";
+                        /** @description Why the session failed or stopped */
+                        state_message: string | null;
+                        /** @description The question the agent asks, while waiting_for_answer */
+                        question: string | null;
+                        files: components["schemas"]["ProjectFile"][] | null;
+                        /** @description AI credits this session has spent: its model calls' total tokens ÷ 1,000, rounded up */
+                        credits_used: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopAuthoringSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        goal: string;
+                        /** @description The cloud device the agent tries things on; null without one (or after the device was deleted) */
+                        device_id: number | null;
+                        /** @description The code macro the session writes; null after the macro was deleted */
+                        macro_id: number | null;
+                        /** @enum {string} */
+                        state: "working" | "waiting_for_answer" | "done" | "failed" | "stopped";
+                        /** @description Why the session failed or stopped */
+                        state_message: string | null;
+                        /** @description The question the agent asks, while waiting_for_answer */
+                        question: string | null;
+                        files: components["schemas"]["ProjectFile"][] | null;
+                        /** @description AI credits this session has spent: its model calls' total tokens ÷ 1,000, rounded up */
+                        credits_used: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description The calendar month (UTC) the numbers cover: its first instant
+                         */
+                        period_start: string;
+                        /**
+                         * Format: date-time
+                         * @description The first instant of the next month, when `used` starts again from 0
+                         */
+                        period_end: string;
+                        /** @description AI credits per month: one credit is 1,000 tokens (prompt plus completion) */
+                        limit: number;
+                        /** @description Credits charged this month */
+                        used: number;
+                    };
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setUserCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whole credits per calendar month; null returns the account to AUTHOR_CREDITS_PER_MONTH */
+                    limit: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description The calendar month (UTC) the numbers cover: its first instant
+                         */
+                        period_start: string;
+                        /**
+                         * Format: date-time
+                         * @description The first instant of the next month, when `used` starts again from 0
+                         */
+                        period_end: string;
+                        /** @description AI credits per month: one credit is 1,000 tokens (prompt plus completion) */
+                        limit: number;
+                        /** @description Credits charged this month */
+                        used: number;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: the request does not carry `Authorization: Bearer <ADMIN_TOKEN>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found`): no such resource, or the admin API is off (the server has no ADMIN_TOKEN). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

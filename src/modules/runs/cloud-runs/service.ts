@@ -13,7 +13,8 @@ import { getRun, stopActiveRunOnDevice, stopRun } from './stop-run.js';
 export class CloudRunService {
   constructor(private readonly deps: { config: Pick<Config, 'runsEnabled'>; db: Db; clock: Clock; capacity?: RunCapacity }) {}
 
-  start(ctx: ServiceContext, input: StartRunInput & { deviceId: number }): Promise<CloudRunRecord> {
+  /** `underLease`: the caller's own live lease on the device, which then does not make it busy (an authoring session's runs). */
+  start(ctx: ServiceContext, input: StartRunInput & { deviceId: number; underLease?: string }): Promise<CloudRunRecord> {
     return startRun(this.deps, ctx, input);
   }
 

@@ -1,0 +1,52 @@
+// A project as text files, for callers that hold code rather than a zip (the authoring agent,
+// macro_install_code): zipped and hashed here, then installed through the same upload as
+// `svc code push`, so every check of an upload applies; and a macro's current code read back
+// as files.
+import type { Kysely } from 'kysely';
+import type { ServiceContext } from '../../core/context.js';
+import { NotFoundError } from '../../core/errors.js';
+import type { Database } from '../../db/schema.js';
+import { findOwnedMacro } from '../macros/index.js';
+import { worktreeHash } from './hash.js';
+import type { SnapshotUploadAnswer } from './schemas.js';
+import type { CodeSyncService } from './service.js';
+import { SNAPSHOT_LIMITS } from './service.js';
+import { zipWorktree } from './worktree.js';
+import { readZipFiles } from './zip-reader.js';
+
+export interface TextFile {
+  path: string;
+  content: string;
+}
+
+/** Zips the files (fixed timestamps, so the same files give the same zip), hashes them and uploads them as the macro's snapshot. */
+export async function installTextFiles(codeSync: CodeSyncService, ctx: ServiceContext, input: { macroId: number; files: readonly TextFile[]; entryPath?: string }): Promise<SnapshotUploadAnswer> {
+  const files = input.files.map((f) => ({ path: f.path, content: Buffer.from(f.content, 'utf8'), permissions: 0o644 }));
+  const zip = await zipWorktree(files);
+  return codeSync.upload(ctx, {
+    id: input.macroId,
+    zip_file_base64: zip.toString('base64'),
+    worktree_hash: worktreeHash(files),
+    ...(input.entryPath ? { entry_path: input.entryPath } : {}),
+  });
+}
+
+/** The macro's current code as UTF-8 text files; empty when it never synced. 404 for someone else's macro. */
+export async function currentTextFiles(db: Kysely<Database>, ctx: Pick<ServiceContext, 'userId'>, macroId: number): Promise<TextFile[]> {
+  const macro = await findOwnedMacro(db, ctx.userId, macroId);
+  if (macro.kind !== 'python') throw new NotFoundError('This macro is a block macro; only code (python) macros have code.');
+  const row = await db
+    .selectFrom('code_sync_state as s')
+    .innerJoin('code_snapshots as c', 'c.id', 's.snapshot_id')
+    .select('c.zip')
+    .where('s.macro_id', '=', macroId)
+    .executeTakeFirst();
+  if (!row) return [];
+  const files: TextFile[] = [];
+  await readZipFiles(Buffer.from(row.zip), SNAPSHOT_LIMITS, async (path, data) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of data) chunks.push(chunk);
+    files.push({ path, content: Buffer.concat(chunks).toString('utf8') });
+  });
+  return files;
+}
