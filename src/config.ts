@@ -4,6 +4,8 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from './lib/config-error.js';
+import { boolean, type Env, integer } from './lib/env-values.js';
+import { type RunSandboxSettings, runSandboxSettings } from './lib/run-sandbox-settings.js';
 import { currentIdentity, type RunAs, runAsFor, type ServiceIdentity } from './lib/run-user.js';
 import { keyFileIn, parseSecretKey } from './lib/secret-key.js';
 import { KEY_PATTERN } from './modules/api-keys/index.js';
@@ -69,6 +71,8 @@ export interface LoadedConfig {
   runPath: string;
   /** RUN_AS_USER and RUN_UIDS, resolved: whom a run's process switches to; null when runs keep the service's user (it is not root). */
   runAs: RunAs | null;
+  /** RUN_SANDBOX, RUN_MAX_PROCESSES, RUN_MAX_DISK_MB, RUN_MAX_LOG_MB, RUN_ALLOW_PRIVATE_NETWORKS. */
+  runSandbox: RunSandboxSettings;
 }
 
 export interface AdbServerAddress {
@@ -95,8 +99,6 @@ export type Config = Omit<LoadedConfig, 'secretKey'> & {
 
 export { ConfigError, parseSecretKey };
 
-type Env = Record<string, string | undefined>;
-
 /** ipify answers {"ip": "<caller's address>"}, the shape a proxy check reads. */
 export const DEFAULT_PROXY_CHECK_URL = 'https://api.ipify.org/?format=json';
 
@@ -104,23 +106,6 @@ export const DEFAULT_PROXY_CHECK_URL = 'https://api.ipify.org/?format=json';
 export const DEFAULT_RUN_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}`);
-  return value;
-}
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(name, `expected true or false, got "${env[name]}"`);
-}
 
 function url(env: Env, name: string, protocols: string[]): string | undefined {
   const raw = env[name];
@@ -258,6 +243,7 @@ export function loadConfig(env: Env = process.env, identity: ServiceIdentity = c
     runMaxMemoryMb: integer(env, 'RUN_MAX_MEMORY_MB', 512, 64, 1_048_576),
     runPath: searchPath(env, 'RUN_PATH', DEFAULT_RUN_PATH),
     runAs: runAsFor(env.RUN_AS_USER, env.RUN_UIDS, identity),
+    runSandbox: runSandboxSettings(env),
   };
 }
 

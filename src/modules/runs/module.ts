@@ -63,7 +63,7 @@ export interface RunsServices {
 }
 
 export function runnerSettingsOf(config: Config): PythonRunSettings {
-  return { runsDir: config.runsDir, maxSeconds: config.runMaxSeconds, maxMemoryMb: config.runMaxMemoryMb, path: config.runPath, sdkDir: SDK_DIR, runAs: config.runAs };
+  return { runsDir: config.runsDir, maxSeconds: config.runMaxSeconds, maxMemoryMb: config.runMaxMemoryMb, path: config.runPath, sdkDir: SDK_DIR, runAs: config.runAs, sandbox: config.runSandbox };
 }
 
 const silent: JobLog = { info() {}, warn() {}, error() {} };
