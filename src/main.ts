@@ -12,6 +12,7 @@ import { connectRedis, redisReady } from './db/redis.js';
 import { systemClock } from './lib/clock.js';
 import { CliError } from './lib/cli-error.js';
 import { sameUserWarning } from './lib/run-user.js';
+import { announceRunSandbox } from './modules/runs/index.js';
 import { runAdminCommand } from './modules/admin/index.js';
 import { runCodeCommand } from './modules/code-sync/index.js';
 import { RunsThread, serveWorkers } from './runs-thread/runs-thread.js';
@@ -44,6 +45,7 @@ async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config, db, clock: systemClock, redis });
   warnAboutPrivateNetworks(config, app.log);
   if (config.runWorkers) warnAboutRunUser(config, app.log);
+  await announceRunSandbox(config, app.log);
   // On the embedded default this is the only process, so it must do the background work;
   // with a shared database it may leave it to separate `worker` processes (RUN_WORKERS=false).
   // Cloud runs run on a thread of their own, off the API's event loop (runs-thread/).
@@ -105,6 +107,7 @@ async function worker(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
   warnAboutPrivateNetworks(config, log);
   warnAboutRunUser(config, log);
+  await announceRunSandbox(config, log);
   const db = openConfiguredDatabase(config);
   db.onConnectionError((error) => log.warn({ err: error }, 'a database connection dropped; it will be replaced'));
   await migrateToLatest(db);
