@@ -28,7 +28,6 @@ export interface SandboxProbeSettings {
 
 const PROBE_TIMEOUT_MS = 10_000;
 const known = new Map<string, Promise<SandboxStatus>>();
-let latest: SandboxStatus | undefined;
 
 /** The uid a probe runs as: one runs would use. */
 function probeIds(runAs: RunAs | null | undefined): { uid: number; gid: number } {
@@ -73,13 +72,8 @@ export function sandboxStatus(settings: SandboxProbeSettings): Promise<SandboxSt
   const key = JSON.stringify([settings.sandbox.mode, settings.path, ids.uid]);
   let status = known.get(key);
   if (!status) {
-    status = decide(settings).then((answer) => (latest = answer));
+    status = decide(settings);
     known.set(key, status);
   }
   return status;
-}
-
-/** The last answer this process got, for GET /healthz; undefined before the first. */
-export function lastSandboxStatus(): SandboxStatus | undefined {
-  return latest;
 }
