@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { authoringSettings, type AuthoringSettings } from './config-authoring.js';
 import { ConfigError } from './lib/config-error.js';
 import { boolean, type Env, integer, url } from './lib/env-settings.js';
+import { type RunSandboxSettings, runSandboxSettings } from './lib/run-sandbox-settings.js';
 import { currentIdentity, type RunAs, runAsFor, type ServiceIdentity } from './lib/run-user.js';
 import { keyFileIn, parseSecretKey } from './lib/secret-key.js';
 import { KEY_PATTERN } from './modules/api-keys/index.js';
@@ -73,6 +74,8 @@ export interface LoadedConfig {
   runAs: RunAs | null;
   /** AUTHOR_*: the authoring agent's model endpoint, limits and credits (config-authoring.ts). */
   authoring: AuthoringSettings;
+  /** RUN_SANDBOX, RUN_MAX_PROCESSES, RUN_MAX_DISK_MB, RUN_MAX_LOG_MB, RUN_ALLOW_PRIVATE_NETWORKS. */
+  runSandbox: RunSandboxSettings;
 }
 
 export interface AdbServerAddress {
@@ -98,7 +101,6 @@ export type Config = Omit<LoadedConfig, 'secretKey'> & {
 };
 
 export { ConfigError, parseSecretKey };
-
 
 /** ipify answers {"ip": "<caller's address>"}, the shape a proxy check reads. */
 export const DEFAULT_PROXY_CHECK_URL = 'https://api.ipify.org/?format=json';
@@ -230,6 +232,7 @@ export function loadConfig(env: Env = process.env, identity: ServiceIdentity = c
     runPath: searchPath(env, 'RUN_PATH', DEFAULT_RUN_PATH),
     runAs: runAsFor(env.RUN_AS_USER, env.RUN_UIDS, identity),
     authoring: authoringSettings(env),
+    runSandbox: runSandboxSettings(env),
   };
 }
 

@@ -56,6 +56,7 @@ async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config, db, clock: systemClock, redis });
   warnAboutPrivateNetworks(config, app.log);
   if (config.runWorkers) warnAboutRunUser(config, app.log);
+  await (await import('./modules/runs/index.js')).announceRunSandbox(config, app.log);
   // On the embedded default this is the only process, so it must do the background work;
   // with a shared database it may leave it to separate `worker` processes (RUN_WORKERS=false).
   // Cloud runs run on a thread of their own, off the API's event loop (runs-thread/).
@@ -118,6 +119,7 @@ async function worker(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
   warnAboutPrivateNetworks(config, log);
   warnAboutRunUser(config, log);
+  await (await import('./modules/runs/index.js')).announceRunSandbox(config, log);
   const db = await openConfiguredDatabase(config);
   db.onConnectionError((error) => log.warn({ err: error }, 'a database connection dropped; it will be replaced'));
   await migrateToLatest(db);

@@ -36,15 +36,22 @@ export async function startEchoServer(): Promise<Running> {
   return { port, close: () => closeServer(server, sockets) };
 }
 
+function testNameLookup(_host: string, options: unknown, callback?: (error: null, address: unknown, family?: number) => void): void {
+  const done = (typeof options === 'function' ? options : callback) as (error: null, address: unknown, family?: number) => void;
+  if (typeof options === 'object' && (options as { all?: boolean } | null)?.all) done(null, [{ address: '127.0.0.1', family: 4 }]);
+  else done(null, '127.0.0.1', 4);
+}
+
 /** An HTTP proxy that answers 407 unless the credentials match; records the usernames it saw. */
 export async function startHttpProxy(accept: (username: string, password: string) => boolean): Promise<Running & { usernames: string[] }> {
   const usernames: string[] = [];
   const server = new ProxyChainServer({
     port: 0,
     host: '127.0.0.1',
-    prepareRequestFunction: ({ username, password }) => {
+    prepareRequestFunction: ({ username, password, hostname }) => {
       usernames.push(username);
-      return { requestAuthentication: !accept(username, password) };
+      // A name under `.test` (RFC 2606) is this machine, so a run's traffic can name a target that only the proxy resolves.
+      return { requestAuthentication: !accept(username, password), ...(hostname.endsWith('.test') ? { dnsLookup: testNameLookup as never } : {}) };
     },
   });
   await server.listen();

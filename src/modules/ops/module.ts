@@ -3,6 +3,7 @@
 import type { Registry } from 'prom-client';
 import type { Redis } from '../../db/redis.js';
 import type { BuiltModule, ModuleDeps } from '../../http/module.js';
+import { runSandboxWarning } from '../runs/index.js';
 import { opsRoutes } from './routes.js';
 
 export interface OpsModuleDeps extends ModuleDeps {
@@ -11,5 +12,5 @@ export interface OpsModuleDeps extends ModuleDeps {
 }
 
 export function buildOpsModule(deps: OpsModuleDeps): BuiltModule<Record<string, never>> {
-  return { routes: opsRoutes(deps.db, deps.registry, deps.redis, deps.config.baseUrl), services: {} };
+  return { routes: opsRoutes(deps.db, deps.registry, deps.redis, deps.config.baseUrl, () => runSandboxWarning(deps.config)), services: {} };
 }

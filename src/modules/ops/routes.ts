@@ -20,7 +20,17 @@ const Ready = Type.Object({
   }),
 });
 
-export function opsRoutes(db: Db, registry: Registry, redis: Redis | undefined, baseUrl: string): FastifyPluginAsyncTypebox {
+const Health = Type.Object({
+  status: Type.Literal('ok'),
+  warnings: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'What the operator should know while the process runs degraded; today: Python runs are not sandboxed (RUN_SANDBOX, docs/runs.md). Absent when there is nothing to say.',
+    }),
+  ),
+});
+
+/** `runSandboxWarning`: why Python runs are not sandboxed on this machine, if they are not. */
+export function opsRoutes(db: Db, registry: Registry, redis: Redis | undefined, baseUrl: string, runSandboxWarning: () => Promise<string | undefined> = async () => undefined): FastifyPluginAsyncTypebox {
   // Once every migration is applied it stays so for this process's code, so the check is
   // made until it first succeeds and then only the database is pinged.
   let migrated = false;
@@ -31,13 +41,16 @@ export function opsRoutes(db: Db, registry: Registry, redis: Redis | undefined, 
         config: publicRoute(),
         schema: {
           operationId: 'getHealth',
-          description: 'Answers 200 as long as the process runs and serves HTTP; it checks nothing else, so a load balancer can use it as a liveness probe.',
+          description: 'Answers 200 as long as the process runs and serves HTTP; it checks nothing else, so a load balancer can use it as a liveness probe. `warnings` says when the process runs degraded: Python runs are not sandboxed (RUN_SANDBOX).',
           tags: ['operations'],
           summary: 'The process is up',
-          response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+          response: { 200: Health },
         },
       },
-      async () => ({ status: 'ok' as const }),
+      async () => {
+        const warning = await runSandboxWarning();
+        return warning ? { status: 'ok' as const, warnings: [warning] } : { status: 'ok' as const };
+      },
     );
 
     app.get(

@@ -1,6 +1,7 @@
 // The runs module's front door: cloud runs' building blocks (decisions.md §10, §11). Other
 // modules and the wiring use only what is exported here.
 export { buildRunsModule, RunExecutor, runnerSettingsOf, type RunsModuleDeps, type RunsServices } from './module.js';
+export { announceRunSandbox, runSandboxStatus, runSandboxWarning } from './runner/sandbox/announce.js';
 
 // Cloud runs and the run job
 export { CloudRunService } from './cloud-runs/service.js';

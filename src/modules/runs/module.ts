@@ -21,6 +21,7 @@ import type { RunOutcome } from './outcome.js';
 import { DeviceRpc } from './rpc/device-rpc.js';
 import { deviceRpcRoutes } from './rpc/rpc-routes.js';
 import type { PythonRunSettings } from './runner/python-run.js';
+import { runSandboxStatus } from './runner/sandbox/announce.js';
 import { SDK_DIR } from './runner/sdk-dir.js';
 
 export interface RunsModuleDeps {
@@ -63,7 +64,18 @@ export interface RunsServices {
 }
 
 export function runnerSettingsOf(config: Config): PythonRunSettings {
-  return { runsDir: config.runsDir, maxSeconds: config.runMaxSeconds, maxMemoryMb: config.runMaxMemoryMb, path: config.runPath, sdkDir: SDK_DIR, runAs: config.runAs };
+  return { runsDir: config.runsDir, maxSeconds: config.runMaxSeconds, maxMemoryMb: config.runMaxMemoryMb, path: config.runPath, sdkDir: SDK_DIR, runAs: config.runAs, sandbox: config.runSandbox };
+}
+
+/** RUN_SANDBOX=required on a machine that cannot sandbox: a run's start answers 503 `runs_unavailable`, saying why. */
+function withRequiredSandbox(config: Config, capacity: RunCapacity | undefined): RunCapacity {
+  return {
+    refusal: async (deviceId) => {
+      const sandbox = await runSandboxStatus(config);
+      if (!sandbox.sandboxed && sandbox.mode === 'required') return sandbox.message;
+      return capacity ? capacity.refusal(deviceId) : null;
+    },
+  };
 }
 
 const silent: JobLog = { info() {}, warn() {}, error() {} };
@@ -89,7 +101,7 @@ export function buildRunsModule(deps: RunsModuleDeps): {
     baseUrl: deps.baseUrl ?? config.baseUrl,
     onLogsLost: (error, lines) => log.error({ err: error, lines }, 'a batch of run log lines could not be stored and was given up'),
   });
-  const runs = new CloudRunService({ config, db, clock, capacity: deps.capacity });
+  const runs = new CloudRunService({ config, db, clock, capacity: withRequiredSandbox(config, deps.capacity) });
   const runWorker = createRunWorker({
     db,
     clock,

@@ -3,7 +3,7 @@
 // with its history record and event, never running it again. The run's token goes with it,
 // so the macro process the dead worker left behind can no longer drive the device, and stops.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -36,6 +36,19 @@ afterAll(async () => {
   removeTempDirs();
 });
 
+/** The host's pid of the run's `python3 main.py` (inside its sandbox the macro sees another). */
+function macroProcess(executionId: string): number {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const environ = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
+      if (environ.includes(`SVC_EXECUTION_ID=${executionId}`) && readFileSync(`/proc/${pid}/cmdline`, 'latin1') === 'python3\0main.py\0') return Number(pid);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  throw new Error(`no process runs ${executionId}`);
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -47,7 +60,7 @@ function alive(pid: number): boolean {
 
 test('a run whose worker was killed ends failed, "worker lost", by another worker; the device stays ready', async () => {
   const macroId = await codeMacro(w, {
-    'main.py': 'import os, time, svc_device as d\nprint(os.getpid(), flush=True)\nfor i in range(600):\n    d.current_app()\n    print("tick", i, flush=True)\n    time.sleep(0.05)',
+    'main.py': 'import os, time, svc_device as d\nprint("started", flush=True)\nfor i in range(600):\n    d.current_app()\n    print("tick", i, flush=True)\n    time.sleep(0.05)',
   });
   const deviceId = await cloudDevice(w);
   // Queued first: the child claims it as it starts (its log goes to stdout, which it keeps).
@@ -61,12 +74,12 @@ test('a run whose worker was killed ends failed, "worker lost", by another worke
     SIM_BOOT_MS: '0',
     WEBHOOK_POLL_MS: '60000',
   });
-  // Running in the child: its pid in the lease, the macro's pid and ticks in the log.
+  // Running in the child: its pid in the lease, ticks in the log.
   await expect.poll(async () => (await logLines(w, run.execution_id)).length, { timeout: 20_000, interval: 50 }).toBeGreaterThan(3);
   const held = await w.t.db.kysely.selectFrom('cloud_runs').select(['state', 'locked_by', 'locked_until']).where('id', '=', run.id).executeTakeFirstOrThrow();
   expect(held.state).toBe('running');
   expect(held.locked_by).toContain(`:${child.child.pid}:`);
-  orphan = Number((await logLines(w, run.execution_id))[0]);
+  orphan = macroProcess(run.execution_id);
   expect(alive(orphan)).toBe(true);
 
   child.kill();
@@ -88,7 +101,7 @@ test('a run whose worker was killed ends failed, "worker lost", by another worke
   const events = await w.t.db.kysely.selectFrom('events').select('type').where('user_id', '=', w.user.id).orderBy('id').execute();
   expect(events.map((e) => e.type)).toEqual(['macro.started', 'macro.failed']);
   expect((await w.t.db.kysely.selectFrom('devices').select('hosted_state').where('id', '=', deviceId).executeTakeFirstOrThrow()).hosted_state).toBe('ready');
-  // The orphaned macro's next device call is refused (its token is gone), so it ends.
+  // The orphaned macro ends: its sandbox dies with the worker (--die-with-parent); unsandboxed, its next device call is refused (its token is gone).
   await expect.poll(() => alive(orphan as number), { timeout: 10_000 }).toBe(false);
   // The device is free for the next run.
   expect((await w.t.app.inject({ method: 'POST', url: `/api/hosted/devices/${deviceId}/run`, headers: w.headers, payload: { macro_id: macroId } })).statusCode).toBe(201);

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * The process is up
-         * @description Answers 200 as long as the process runs and serves HTTP; it checks nothing else, so a load balancer can use it as a liveness probe.
+         * @description Answers 200 as long as the process runs and serves HTTP; it checks nothing else, so a load balancer can use it as a liveness probe. `warnings` says when the process runs degraded: Python runs are not sandboxed (RUN_SANDBOX).
          */
         get: operations["getHealth"];
         put?: never;
@@ -2535,6 +2535,8 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
+                        /** @description What the operator should know while the process runs degraded; today: Python runs are not sandboxed (RUN_SANDBOX, docs/runs.md). Absent when there is nothing to say. */
+                        warnings?: string[];
                     };
                 };
             };

@@ -5,7 +5,9 @@
 // later). Exit 0 is `finished`; anything else `failed`, with the exit code and the last
 // stderr line. The folder is removed however the run ends. When the service is root the
 // process runs as another user, without supplementary groups: a uid of the run's own
-// (RUN_UIDS), whose processes are all killed when the run ends, or RUN_AS_USER.
+// (RUN_UIDS), whose processes are all killed when the run ends, or RUN_AS_USER. With the
+// sandbox (RUN_SANDBOX, sandbox/), the process runs inside bubblewrap, reaching out only
+// through the bridges the runner opens for it; past RUN_MAX_LOG_MB its lines are dropped.
 import { ValidationError } from '../../../core/errors.js';
 import type { RunAs, RunUser } from '../../../lib/run-user.js';
 import { pythonCommand } from '../arguments/command-line.js';
@@ -19,6 +21,11 @@ import { KILL_GRACE_MS, spawnGroup } from './process-group.js';
 import { copySdk, createRunDirectory, hasEntry, prepareRunsDir, unpackSnapshot } from './run-directory.js';
 import { leaseRunUser, type RunUserLease } from './run-user-lease.js';
 import { messageOf } from '../../../lib/error-message.js';
+import type { Resolver } from '../../../lib/address-policy.js';
+import type { RunSandboxSettings } from '../../../lib/run-sandbox-settings.js';
+import { LogLimit } from './log-limit.js';
+import { launchInSandbox } from './sandbox/sandboxed-launch.js';
+import { sandboxStatus } from './sandbox/sandbox-status.js';
 
 export const STDERR_PREFIX = '[stderr] ';
 
@@ -37,6 +44,10 @@ export interface PythonRunSettings {
   runAs?: RunAs | null;
   /** Between SIGTERM and SIGKILL; 5 s unless a test shortens it. */
   killGraceMs?: number;
+  /** RUN_SANDBOX and the sandbox's limits (RUN_MAX_LOG_MB also applies unsandboxed); absent: neither. */
+  sandbox?: RunSandboxSettings;
+  /** The egress proxy's name resolver; the system's unless a test controls it. */
+  resolver?: Resolver;
 }
 
 export interface PythonRunInput {
@@ -64,6 +75,8 @@ export async function runPython(settings: PythonRunSettings, input: PythonRunInp
     throw error;
   }
   if (input.signal?.aborted) return stopped();
+  const status = settings.sandbox ? await sandboxStatus({ sandbox: settings.sandbox, runAs: settings.runAs, path: settings.path }) : null;
+  if (status && !status.sandboxed && status.mode === 'required') return failed(`the run sandbox cannot be made on this machine: ${status.message}`);
   try {
     await prepareRunsDir(settings.runsDir, Boolean(settings.runAs));
   } catch (error) {
@@ -76,13 +89,13 @@ export async function runPython(settings: PythonRunSettings, input: PythonRunInp
     return failed(`no user could be found for the run: ${messageOf(error)}`);
   }
   try {
-    return await inRunDirectory(settings, input, command, lease);
+    return await inRunDirectory(settings, input, command, lease, status?.sandboxed === true);
   } finally {
     await lease.release();
   }
 }
 
-async function inRunDirectory(settings: PythonRunSettings, input: PythonRunInput, command: string[], lease: RunUserLease): Promise<RunOutcome> {
+async function inRunDirectory(settings: PythonRunSettings, input: PythonRunInput, command: string[], lease: RunUserLease, sandboxed: boolean): Promise<RunOutcome> {
   const runUser = lease.user;
   let dir;
   try {
@@ -108,8 +121,22 @@ async function inRunDirectory(settings: PythonRunSettings, input: PythonRunInput
     } catch (error) {
       return failed(`the Python SDK could not be copied into the run's folder: ${messageOf(error)}`);
     }
-    const env = buildRunEnvironment({ ...input, path: settings.path, home: dir.home, sdkDir });
-    return await supervise(settings, input, limitedCommand(command, settings.maxMemoryMb), { cwd: dir.work, env, user: runUser });
+    if (!(sandboxed && settings.sandbox)) {
+      const env = buildRunEnvironment({ ...input, path: settings.path, home: dir.home, sdkDir });
+      return await supervise(settings, input, limitedCommand(command, settings.maxMemoryMb), { cwd: dir.work, env, user: runUser });
+    }
+    let launch;
+    try {
+      const env = { ...input, path: settings.path };
+      launch = await launchInSandbox({ sandbox: settings.sandbox, resolver: settings.resolver, maxMemoryMb: settings.maxMemoryMb, root: dir.root, codeDir: dir.work, sdkDir, user: runUser, command, env });
+    } catch (error) {
+      return failed(`the run's sandbox could not be prepared: ${messageOf(error)}`);
+    }
+    try {
+      return await supervise(settings, input, launch.argv, { cwd: dir.work, env: launch.env, user: runUser });
+    } finally {
+      await launch.close();
+    }
   } finally {
     // Nothing of the run may still write in its folders while they are emptied.
     await lease.endProcesses();
@@ -125,7 +152,9 @@ async function supervise(settings: PythonRunSettings, input: PythonRunInput, arg
 
   let lastStderr: string | null = null;
   const streams = [group.child.stdout, group.child.stderr];
+  const limit = settings.sandbox ? new LogLimit(settings.sandbox.maxLogMb) : null;
   const push = (line: string) => {
+    if (limit && !limit.admit(line)) return;
     if (!input.logs.push(line)) {
       // The store is behind: the run waits (its writes block) until the backlog drains.
       for (const stream of streams) stream.pause();
@@ -155,6 +184,8 @@ async function supervise(settings: PythonRunSettings, input: PythonRunInput, arg
   input.signal?.removeEventListener('abort', onAbort);
   out.end();
   err.end();
+  const dropped = limit?.summary();
+  if (dropped) input.logs.push(dropped);
   await started;
 
   if (exit.spawnError) {
