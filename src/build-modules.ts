@@ -9,7 +9,7 @@ import { buildAccountsModule } from './modules/accounts/index.js';
 import { buildAdminModule } from './modules/admin/index.js';
 import { buildApiKeysModule } from './modules/api-keys/index.js';
 import { buildBillingModule } from './modules/billing/index.js';
-import { buildCodeSyncModule } from './modules/code-sync/index.js';
+import { buildCodeSyncModule, removeMacroCode } from './modules/code-sync/index.js';
 import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type LeaseService } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
 import { buildMacrosModule } from './modules/macros/index.js';
@@ -80,7 +80,7 @@ export function buildModules(deps: ModulesDeps) {
   // Key look-ups cache the subscription, so billing tells the key cache about every change.
   const billing = buildBillingModule({ ...base, keyCache: apiKeys.services.resolver });
   const proxies = buildProxiesModule({ ...base, geolocator: deps.geolocator });
-  const macros = buildMacrosModule({ ...base, blockPrograms: { validate: (value) => validateBlockProgram(value), normalize: normalizeBlocks } });
+  const macros = buildMacrosModule({ ...base, blockPrograms: { validate: (value) => validateBlockProgram(value), normalize: normalizeBlocks }, removeCode: removeMacroCode });
   const codeSync = buildCodeSyncModule(base);
   // Devices and runs need each other: a device's stop or delete first stops its active run,
   // and a run on a stopped device starts it through the lifecycle. Both share one host.

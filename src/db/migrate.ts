@@ -17,6 +17,7 @@ import { deviceLifecycle } from './migrations/0010_device_lifecycle.js';
 import { mcpTokens } from './migrations/0011_mcp_tokens.js';
 import { namedLocks } from './migrations/0012_named_locks.js';
 import { placementRestore } from './migrations/0013_placement_restore.js';
+import { marketplace } from './migrations/0017_marketplace.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0011_mcp_tokens': mcpTokens,
   '0012_named_locks': namedLocks,
   '0013_placement_restore': placementRestore,
+  '0017_marketplace': marketplace,
 };
 
 class ListProvider implements MigrationProvider {

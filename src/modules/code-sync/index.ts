@@ -5,3 +5,4 @@ export type { CodeSyncService } from './service.js';
 export { SNAPSHOT_LIMITS } from './service.js';
 export { readZipFiles } from './zip-reader.js';
 export { CodeState } from './schemas.js';
+export { adoptSnapshot, currentSnapshotOf, dropUnusedBlobs, imageIdsOfSnapshot, removeMacroCode, type SharedSnapshot, visitSnapshotFiles } from './shared-code.js';
