@@ -13,6 +13,7 @@ import { buildCodeSyncModule, removeMacroCode } from './modules/code-sync/index.
 import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type LeaseService } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
 import { buildMacrosModule } from './modules/macros/index.js';
+import { buildMarketplaceModule } from './modules/marketplace/index.js';
 import { buildMcpModule, type CloudRuns, type DeviceLeases } from './modules/mcp/index.js';
 import { buildProfilesModule } from './modules/profiles/index.js';
 import { buildProxiesModule } from './modules/proxies/index.js';
@@ -127,6 +128,7 @@ export function buildModules(deps: ModulesDeps) {
     proxies,
     runs,
     mcp,
+    marketplace: buildMarketplaceModule(base),
   };
 }
 
