@@ -22,6 +22,9 @@ import {
   UpdateListingBody,
 } from './schemas.js';
 
+/** The body is optional on these routes: no body at all reads as `{}` (every field has a default). */
+const noBodyIsEmpty = { preValidation: async (request: { body: unknown }) => { request.body ??= {}; } };
+
 export function marketplaceRoutes({ listings, installs, reviews, search }: MarketplaceServices): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['marketplace'];
@@ -45,6 +48,7 @@ export function marketplaceRoutes({ listings, installs, reviews, search }: Marke
       '/api/marketplace/listings/:id/versions',
       {
         config: sessionRoute(),
+        ...noBodyIsEmpty,
         schema: {
           operationId: 'publishListingVersion',
           description:
@@ -56,7 +60,7 @@ export function marketplaceRoutes({ listings, installs, reviews, search }: Marke
           response: { 201: ListingDetail, ...errors(404, 409, 422) },
         },
       },
-      async (request, reply) => reply.code(201).send(await listings.newVersion(contextOf(request), { ...request.params, ...(request.body ?? {}) })),
+      async (request, reply) => reply.code(201).send(await listings.newVersion(contextOf(request), { ...request.params, ...request.body })),
     );
     app.put(
       '/api/marketplace/listings/:id',
@@ -127,6 +131,7 @@ export function marketplaceRoutes({ listings, installs, reviews, search }: Marke
       '/api/marketplace/listings/:id/install',
       {
         config: sessionRoute(),
+        ...noBodyIsEmpty,
         schema: {
           operationId: 'installListing',
           description:
@@ -138,12 +143,13 @@ export function marketplaceRoutes({ listings, installs, reviews, search }: Marke
           response: { 201: Macro, ...errors(404, 409, 422) },
         },
       },
-      async (request, reply) => reply.code(201).send(await installs.install(contextOf(request), request.params.id, request.body?.version)),
+      async (request, reply) => reply.code(201).send(await installs.install(contextOf(request), request.params.id, request.body.version)),
     );
     app.put(
       '/api/marketplace/installed/:macro_id',
       {
         config: sessionRoute(),
+        ...noBodyIsEmpty,
         schema: {
           operationId: 'moveInstalledCopy',
           description:
@@ -155,7 +161,7 @@ export function marketplaceRoutes({ listings, installs, reviews, search }: Marke
           response: { 200: Macro, ...errors(404, 409, 422) },
         },
       },
-      async (request) => installs.moveCopy(contextOf(request), request.params.macro_id, request.body?.version),
+      async (request) => installs.moveCopy(contextOf(request), request.params.macro_id, request.body.version),
     );
     app.put(
       '/api/marketplace/listings/:id/review',
