@@ -10,8 +10,9 @@ import { buildAdminModule } from './modules/admin/index.js';
 import { buildApiKeysModule } from './modules/api-keys/index.js';
 import { buildBillingModule } from './modules/billing/index.js';
 import { buildCodeSyncModule, removeMacroCode } from './modules/code-sync/index.js';
-import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type LeaseService } from './modules/devices/index.js';
+import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type LeaseService, repointDevicesProfile } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
+import { buildImagesModule } from './modules/images/index.js';
 import { buildMacrosModule } from './modules/macros/index.js';
 import { buildMarketplaceModule } from './modules/marketplace/index.js';
 import { buildMcpModule, type CloudRuns, type DeviceLeases } from './modules/mcp/index.js';
@@ -82,7 +83,8 @@ export function buildModules(deps: ModulesDeps) {
   const billing = buildBillingModule({ ...base, keyCache: apiKeys.services.resolver });
   const proxies = buildProxiesModule({ ...base, geolocator: deps.geolocator });
   const macros = buildMacrosModule({ ...base, blockPrograms: { validate: (value) => validateBlockProgram(value), normalize: normalizeBlocks }, removeCode: removeMacroCode });
-  const codeSync = buildCodeSyncModule(base);
+  const images = buildImagesModule(base);
+  const codeSync = buildCodeSyncModule({ ...base, images: images.services.library });
   // Devices and runs need each other: a device's stop or delete first stops its active run,
   // and a run on a stopped device starts it through the lifecycle. Both share one host.
   const later: { runs?: ReturnType<typeof buildRunsModule> } = {};
@@ -110,6 +112,7 @@ export function buildModules(deps: ModulesDeps) {
     codeSync: codeSync.services.codeSync,
     runLogs: runLogs.services.logs,
     devices: devices.services.devices,
+    images: images.services.library,
     ports: { runs: cloudRunsPort(runs.services.runs), leases: leasesPort(devices.services.leases) },
     log: deps.log,
   });
@@ -120,15 +123,16 @@ export function buildModules(deps: ModulesDeps) {
     admin: buildAdminModule({ ...base, subscriptions: billing.services.subscriptions }),
     macros,
     codeSync,
+    images,
     devices,
     executions: buildExecutionsModule(base),
     runLogs,
-    profiles: buildProfilesModule(base),
+    profiles: buildProfilesModule({ ...base, repointDevices: repointDevicesProfile }),
     webhooks: buildWebhooksModule({ ...base, log: deps.log, resolver: deps.resolver }),
     proxies,
     runs,
     mcp,
-    marketplace: buildMarketplaceModule(base),
+    marketplace: buildMarketplaceModule({ ...base, images: images.services.library }),
   };
 }
 

@@ -29,9 +29,20 @@ export type RunStatus = ValueOf<typeof RUN_STATUSES>;
 /** A run's type: the kind of the macro it ran, when it started. */
 export const EXECUTION_TYPES = ['block', 'python'] as const;
 export type ExecutionType = ValueOf<typeof EXECUTION_TYPES>;
+export const CLOUD_RUN_STATES = ['launching', 'running', 'finished', 'failed', 'stopping', 'stopped'] as const;
+export type CloudRunState = ValueOf<typeof CLOUD_RUN_STATES>;
+/** A cloud run in these states holds its device: no second run, no lease, no tap from the live view. */
+export const ACTIVE_RUN_STATES = ['launching', 'running', 'stopping'] as const satisfies readonly CloudRunState[];
 /** Not stored: what an accepted code snapshot tells its sender. */
 export const SNAPSHOT_WARNING_CODES = ['entry_defaulted', 'large_file', 'unknown_image'] as const;
 export type SnapshotWarningCode = ValueOf<typeof SNAPSHOT_WARNING_CODES>;
+
+// Image library
+/** How an image came in: uploaded by a person, cut from a device screen, or a menu map's screen thumbnail. */
+export const IMAGE_SOURCES = ['upload', 'crop', 'map'] as const;
+export type ImageSource = ValueOf<typeof IMAGE_SOURCES>;
+export const IMAGE_CONTENT_TYPES = ['image/png', 'image/jpeg'] as const;
+export type ImageContentType = ValueOf<typeof IMAGE_CONTENT_TYPES>;
 
 // Proxies
 export const PROXY_MODES = ['byop', 'managed'] as const;

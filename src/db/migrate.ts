@@ -17,6 +17,7 @@ import { deviceLifecycle } from './migrations/0010_device_lifecycle.js';
 import { mcpTokens } from './migrations/0011_mcp_tokens.js';
 import { namedLocks } from './migrations/0012_named_locks.js';
 import { placementRestore } from './migrations/0013_placement_restore.js';
+import { imageLibrary } from './migrations/0015_image_library.js';
 import { marketplace } from './migrations/0017_marketplace.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0011_mcp_tokens': mcpTokens,
   '0012_named_locks': namedLocks,
   '0013_placement_restore': placementRestore,
+  '0015_image_library': imageLibrary,
   '0017_marketplace': marketplace,
 };
 

@@ -2,12 +2,15 @@
 // on SQLite) so comparisons and ordering behave the same on both engines; booleans are 0/1.
 import type { Generated } from 'kysely';
 import type {
+  CloudRunState,
   DeliveryStatus,
   EndpointDisabledReason,
   ExecutionType,
   Gateway,
   GroupKind,
   HostedState,
+  ImageContentType,
+  ImageSource,
   MacroKind,
   ProxyCheckError,
   ProxyMode,
@@ -21,7 +24,7 @@ import type {
 
 // The column unions come from the one list of each (core/values.ts); re-exported for the
 // code that reads them with the table types.
-export type { DeliveryStatus, HostedState, ProxyMode, ProxyScheme, ProxyStatus, RunStatus, SessionType, WebhookScopeMode };
+export type { CloudRunState, DeliveryStatus, HostedState, ProxyMode, ProxyScheme, ProxyStatus, RunStatus, SessionType, WebhookScopeMode };
 
 export interface UsersTable {
   id: Generated<number>;
@@ -266,10 +269,19 @@ export interface CodeSyncStateTable {
   updated_at: number;
 }
 
-/** The image library (ids `img_` + 16 lowercase hex); for now only read by code sync. */
+/** The image library (ids `img_` + 16 lowercase hex, unique per owner); written only by modules/images. */
 export interface ImagesTable {
-  id: string;
   user_id: number;
+  id: string;
+  name: string;
+  width: number;
+  height: number;
+  content_type: ImageContentType;
+  size_bytes: number;
+  /** SHA-256 hex of `content`: the content route's ETag. */
+  sha256: string;
+  source: ImageSource;
+  content: Buffer;
   created_at: number;
 }
 
@@ -429,8 +441,6 @@ export interface ApkLabelsTable {
   version_name: string;
   updated_at: number;
 }
-
-export type CloudRunState = 'launching' | 'running' | 'finished' | 'failed' | 'stopping' | 'stopped';
 
 /** A macro run on a cloud device (decisions.md §10); also the runs' job queue. */
 export interface CloudRunsTable {

@@ -7,6 +7,7 @@ import type { Database, MarketplaceVersionsTable } from '../../db/schema.js';
 import type { ServiceContext } from '../../core/context.js';
 import type { Clock } from '../../lib/clock.js';
 import { adoptSnapshot } from '../code-sync/index.js';
+import type { ImageLibrary } from '../images/index.js';
 import { findOwnedMacro, insertInstalledMacro, presentMacro, setInstalledVersion } from '../macros/index.js';
 import { createDefaultProfile } from '../profiles/index.js';
 import { listingHidden, notAnInstalledCopy, versionNotFound } from './errors.js';
@@ -38,13 +39,25 @@ export class InstallService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
+    private readonly images: Pick<ImageLibrary, 'copy'>,
   ) {}
+
+  /**
+   * Copies the images the version references from the author's library into the installer's,
+   * under the same ids, so the copy finds its templates. Done before the macro is written:
+   * a copy is idempotent (the same ids name the same pictures), so a failed install leaves
+   * nothing wrong behind. An image the author has deleted since is not there to copy.
+   */
+  private async copyImages(ctx: ServiceContext, listing: ListingRow, version: VersionRow) {
+    const ids = JSON.parse(version.image_ids) as string[];
+    if (ids.length > 0 && listing.user_id !== ctx.userId) await this.images.copy(ctx, listing.user_id, ctx.userId, ids);
+  }
 
   async install(ctx: ServiceContext, listingId: number, version: number | undefined) {
     const listing = await findVisibleListing(this.db, ctx.userId, listingId);
     if (listing.hidden_at !== null) throw listingHidden();
     const frozen = await findVersion(this.db, listing, version);
-    // TODO(images): copy frozen.image_ids into the installer's library once the images module lands.
+    await this.copyImages(ctx, listing, frozen);
     const macro = await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
       const row = await insertInstalledMacro(trx, {
@@ -81,6 +94,7 @@ export class InstallService {
     const listing = await findVisibleListing(this.db, ctx.userId, macro.installed_listing_id);
     if (listing.hidden_at !== null) throw listingHidden();
     const frozen = await findVersion(this.db, listing, version);
+    await this.copyImages(ctx, listing, frozen);
     const row = await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
       if (listing.kind === 'python') await adoptCode(trx, ctx.userId, macroId, frozen, now);

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { BuiltModule, ModuleDeps } from '../../http/module.js';
 import type { ServiceContext } from '../../core/context.js';
+import type { ImageLibrary } from '../images/index.js';
 import { MarketplaceAdminService } from './admin.js';
 import { marketplaceAdminRoutes } from './admin-routes.js';
 import { InstallService } from './install.js';
@@ -20,11 +21,16 @@ export interface MarketplaceServices {
   admin: MarketplaceAdminService;
 }
 
-export function buildMarketplaceModule(deps: ModuleDeps): BuiltModule<MarketplaceServices> {
+export interface MarketplaceModuleDeps extends ModuleDeps {
+  /** Installs copy the images a version references into the installer's library. */
+  images: Pick<ImageLibrary, 'copy'>;
+}
+
+export function buildMarketplaceModule(deps: MarketplaceModuleDeps): BuiltModule<MarketplaceServices> {
   const { kysely, dialect } = deps.db;
   const services: MarketplaceServices = {
     listings: new ListingService(kysely, dialect, deps.clock),
-    installs: new InstallService(kysely, deps.clock),
+    installs: new InstallService(kysely, deps.clock, deps.images),
     reviews: new ReviewService(kysely, dialect, deps.clock),
     search: (ctx, input) => searchListings(kysely, dialect, ctx, input),
     admin: new MarketplaceAdminService(kysely, deps.clock),

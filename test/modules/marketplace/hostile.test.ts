@@ -68,13 +68,13 @@ describe('bodies', () => {
   });
 
   test.each([
-    ['PUT', () => `/api/marketplace/listings/${listingId}`, { visible: 'yes' }],
-    ['PUT', () => `/api/marketplace/listings/${listingId}`, {}],
-    ['POST', () => `/api/marketplace/listings/${listingId}/install`, { version: 0 }],
-    ['POST', () => `/api/marketplace/listings/${listingId}/install`, { version: 'latest' }],
-    ['POST', () => `/api/marketplace/listings/${listingId}/versions`, { notes: 5 }],
-    ['PUT', () => '/api/marketplace/listings/99999999999999999999', { title: 'x' }],
-    ['GET', () => '/api/marketplace/listings/abc', undefined],
+    ['PUT', (): string => `/api/marketplace/listings/${listingId}`, { visible: 'yes' }],
+    ['PUT', (): string => `/api/marketplace/listings/${listingId}`, {}],
+    ['POST', (): string => `/api/marketplace/listings/${listingId}/install`, { version: 0 }],
+    ['POST', (): string => `/api/marketplace/listings/${listingId}/install`, { version: 'latest' }],
+    ['POST', (): string => `/api/marketplace/listings/${listingId}/versions`, { notes: 5 }],
+    ['PUT', (): string => '/api/marketplace/listings/99999999999999999999', { title: 'x' }],
+    ['GET', (): string => '/api/marketplace/listings/abc', undefined],
   ] as const)('%s %s with %j answers 422', async (method, url, payload) => {
     const before = await marketplaceCounts(world.t);
     const res = await call(world.t.app, world.user, method, url(), payload);

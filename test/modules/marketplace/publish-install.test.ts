@@ -2,6 +2,7 @@
 // edits, installs of code and programs with their Default profile and installed_from, two
 // installs make two macros, copies stay on their version until moved, deletion keeps copies,
 // and zips are shared, never copied.
+import sharp from 'sharp';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { useAppAndUser } from '../../helpers/app-user.js';
 import { blockMacro, call, codeMacro, install, MARKETPLACE_ENV, PROGRAM, publish, syncCode } from '../../helpers/marketplace.js';
@@ -165,6 +166,26 @@ describe('installing', () => {
     await call(world.t.app, buyer, 'DELETE', `/api/macros/${copy.id}`);
     await call(world.t.app, buyer, 'DELETE', `/api/macros/${later.id}`);
     expect(await world.t.db.kysely.selectFrom('code_blobs').select('sha256').where('sha256', '=', sha).executeTakeFirst()).toBeUndefined();
+  });
+
+  test("the images a version references are copied into the installer's library under the same ids", async () => {
+    const png = await sharp({ create: { width: 6, height: 4, channels: 3, background: '#0a0' } }).png().toBuffer();
+    const uploaded = await call(world.t.app, author, 'POST', '/api/images', { name: 'Play', image_base64: png.toString('base64') });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const imageId = uploaded.json().id as string;
+    const macro = await codeMacro(world.t.app, author, [{ name: 'main.py', data: `svc.tap_image("${imageId}")\n` }]);
+    const listing = await publish(world.t.app, author, macro.id);
+    expect(listing.versions[0].image_ids).toEqual([imageId]);
+    expect((await call(world.t.app, buyer, 'GET', `/api/images/${imageId}`)).statusCode).toBe(404);
+    await install(world.t.app, buyer, listing.id);
+    const copied = await call(world.t.app, buyer, 'GET', `/api/images/${imageId}`);
+    expect(copied.statusCode, copied.body).toBe(200);
+    expect(copied.json()).toMatchObject({ id: imageId, width: 6, height: 4 });
+    // A block program's image steps travel the same way.
+    const program = { version: 1, steps: [{ type: 'tap', image_id: imageId }] };
+    const block = await blockMacro(world.t.app, author, program);
+    const blockListing = await publish(world.t.app, author, block.id);
+    expect(blockListing.versions[0].image_ids).toEqual([imageId]);
   });
 
   test('an unknown version answers 404 version_not_found; a missing listing 404', async () => {
