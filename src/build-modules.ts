@@ -11,12 +11,13 @@ import { buildAdminModule } from './modules/admin/index.js';
 import { buildApiKeysModule } from './modules/api-keys/index.js';
 import { buildAuthoringModule } from './modules/authoring/index.js';
 import { buildBillingModule } from './modules/billing/index.js';
-import { buildCodeSyncModule } from './modules/code-sync/index.js';
+import { buildCodeSyncModule, removeMacroCode } from './modules/code-sync/index.js';
 import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type LeaseService, repointDevicesProfile } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
 import { buildImagesModule } from './modules/images/index.js';
 import { buildMacrosModule } from './modules/macros/index.js';
 import { buildMapsModule } from './modules/maps/index.js';
+import { buildMarketplaceModule } from './modules/marketplace/index.js';
 import { buildMcpModule, type CloudRuns, type DeviceLeases } from './modules/mcp/index.js';
 import { buildProfilesModule } from './modules/profiles/index.js';
 import { buildProxiesModule } from './modules/proxies/index.js';
@@ -84,7 +85,7 @@ export function buildModules(deps: ModulesDeps) {
   // Key look-ups cache the subscription, so billing tells the key cache about every change.
   const billing = buildBillingModule({ ...base, keyCache: apiKeys.services.resolver });
   const proxies = buildProxiesModule({ ...base, geolocator: deps.geolocator });
-  const macros = buildMacrosModule({ ...base, blockPrograms: { validate: (value) => validateBlockProgram(value), normalize: normalizeBlocks } });
+  const macros = buildMacrosModule({ ...base, blockPrograms: { validate: (value) => validateBlockProgram(value), normalize: normalizeBlocks }, removeCode: removeMacroCode });
   const images = buildImagesModule(base);
   const codeSync = buildCodeSyncModule({ ...base, images: images.services.library });
   // Devices and runs need each other: a device's stop or delete first stops its active run,
@@ -160,6 +161,7 @@ export function buildModules(deps: ModulesDeps) {
     maps,
     mcp,
     authoring,
+    marketplace: buildMarketplaceModule({ ...base, images: images.services.library }),
   };
 }
 

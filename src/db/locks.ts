@@ -37,3 +37,12 @@ export async function lockDeviceRow(trx: Trx, dialect: DialectName, userId: numb
   const query = trx.selectFrom('devices').selectAll().where('id', '=', deviceId).where('user_id', '=', userId);
   return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
 }
+
+/**
+ * Locks one marketplace listing; undefined when there is none. New versions (their numbers)
+ * and reviews (the kept average) of a listing are written one at a time under it.
+ */
+export async function lockListingRow(trx: Trx, dialect: DialectName, listingId: number) {
+  const query = trx.selectFrom('marketplace_listings').selectAll().where('id', '=', listingId);
+  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+}

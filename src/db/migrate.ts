@@ -19,6 +19,7 @@ import { namedLocks } from './migrations/0012_named_locks.js';
 import { placementRestore } from './migrations/0013_placement_restore.js';
 import { imageLibrary } from './migrations/0015_image_library.js';
 import { menuMaps } from './migrations/0016_menu_maps.js';
+import { marketplace } from './migrations/0017_marketplace.js';
 import { authoring } from './migrations/0018_authoring.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0013_placement_restore': placementRestore,
   '0015_image_library': imageLibrary,
   '0016_menu_maps': menuMaps,
+  '0017_marketplace': marketplace,
   '0018_authoring': authoring,
 };
 

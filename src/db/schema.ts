@@ -77,6 +77,9 @@ export interface MacrosTable {
   description: string | null;
   /** JSON of the block program (block macros only). */
   blocks: string | null;
+  /** The marketplace listing and version an installed copy came from (null otherwise). */
+  installed_listing_id: number | null;
+  installed_version: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -187,9 +190,78 @@ export interface CodeSnapshotsTable {
   /** The files' total size, uncompressed. */
   size_bytes: number;
   file_count: number;
-  /** The uploaded zip, as sent (blob on SQLite, bytea on PostgreSQL). */
-  zip: Buffer;
+  /** The uploaded zip, as sent, kept once in `code_blobs` under its SHA-256. */
+  zip_sha256: string;
   created_at: number;
+}
+
+/** Each distinct zip once (blob on SQLite, bytea on PostgreSQL), shared by snapshots and marketplace versions. */
+export interface CodeBlobsTable {
+  sha256: string;
+  zip: Buffer;
+  size_bytes: number;
+  created_at: number;
+}
+
+export interface MarketplaceListingsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The author's macro new versions are frozen from; null once the author deleted it. */
+  macro_id: number | null;
+  kind: MacroKind;
+  title: string;
+  summary: string;
+  description: string;
+  /** JSON array of tags; `tags_text` holds them space-separated for the text index. */
+  tags: string;
+  tags_text: string;
+  visible: number;
+  /** Set when the operator hides the listing; nobody can see it but its author, nobody can install it. */
+  hidden_at: number | null;
+  hidden_reason: string | null;
+  latest_version: number;
+  installs: Generated<number>;
+  rating_sum: Generated<number>;
+  rating_count: Generated<number>;
+  /** When the latest version was published. */
+  published_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MarketplaceListingTagsTable {
+  listing_id: number;
+  tag: string;
+}
+
+/** A frozen version: a code version names its zip in `code_blobs`, a block version holds its program. */
+export interface MarketplaceVersionsTable {
+  id: Generated<number>;
+  listing_id: number;
+  version: number;
+  notes: string | null;
+  worktree_hash: string | null;
+  entry_path: string | null;
+  size_bytes: number | null;
+  file_count: number | null;
+  zip_sha256: string | null;
+  blocks: string | null;
+  bundle_sha: string | null;
+  /** JSON object: the author's Default profile arguments when the version was published. */
+  args: string;
+  /** JSON array of the image ids the version's code or program references. */
+  image_ids: string;
+  published_at: number;
+}
+
+export interface MarketplaceReviewsTable {
+  id: Generated<number>;
+  listing_id: number;
+  user_id: number;
+  stars: number;
+  text: string;
+  created_at: number;
+  updated_at: number;
 }
 
 /** Which snapshot is a code macro's current one; no row until its first sync. */
@@ -451,6 +523,11 @@ export interface Database {
   events: EventsTable;
   code_snapshots: CodeSnapshotsTable;
   code_sync_state: CodeSyncStateTable;
+  code_blobs: CodeBlobsTable;
+  marketplace_listings: MarketplaceListingsTable;
+  marketplace_listing_tags: MarketplaceListingTagsTable;
+  marketplace_versions: MarketplaceVersionsTable;
+  marketplace_reviews: MarketplaceReviewsTable;
   images: ImagesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;

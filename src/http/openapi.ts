@@ -85,6 +85,7 @@ export async function installOpenApi(app: FastifyInstance, baseUrl: string): Pro
         { name: 'runs', description: 'Run history and run logs (keys with runs:read); execution reporting (application)' },
         { name: 'webhooks', description: 'Webhook endpoints and their delivery log (full-access keys); custom events (application)' },
         { name: 'authoring', description: 'The authoring agent: describe a macro in words, follow the agent as it writes and runs it (application; tool clients use the authoring tools)' },
+        { name: 'marketplace', description: 'Publish, search, review and install macros (application)' },
         { name: 'mcp', description: 'The tool server for AI clients (MCP at /mcp), its token exchange and discovery documents' },
         { name: 'admin', description: "The operator's API" },
         { name: 'operations', description: 'Health, readiness and metrics' },

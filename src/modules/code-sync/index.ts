@@ -6,3 +6,4 @@ export { SNAPSHOT_LIMITS } from './service.js';
 export { readZipFiles } from './zip-reader.js';
 export { CodeState, SnapshotAnswer } from './schemas.js';
 export { currentTextFiles, installTextFiles, type TextFile } from './project-files.js';
+export { adoptSnapshot, currentSnapshotOf, dropUnusedBlobs, imageIdsOfSnapshot, removeMacroCode, type SharedSnapshot, visitSnapshotFiles } from './shared-code.js';

@@ -10,9 +10,8 @@ import { findOwnedMacro } from '../macros/index.js';
 import { worktreeHash } from './hash.js';
 import type { SnapshotUploadAnswer } from './schemas.js';
 import type { CodeSyncService } from './service.js';
-import { SNAPSHOT_LIMITS } from './service.js';
 import { zipWorktree } from './worktree.js';
-import { readZipFiles } from './zip-reader.js';
+import { currentSnapshotOf, visitSnapshotFiles } from './shared-code.js';
 
 export interface TextFile {
   path: string;
@@ -35,15 +34,10 @@ export async function installTextFiles(codeSync: CodeSyncService, ctx: ServiceCo
 export async function currentTextFiles(db: Kysely<Database>, ctx: Pick<ServiceContext, 'userId'>, macroId: number): Promise<TextFile[]> {
   const macro = await findOwnedMacro(db, ctx.userId, macroId);
   if (macro.kind !== 'python') throw new NotFoundError('This macro is a block macro; only code (python) macros have code.');
-  const row = await db
-    .selectFrom('code_sync_state as s')
-    .innerJoin('code_snapshots as c', 'c.id', 's.snapshot_id')
-    .select('c.zip')
-    .where('s.macro_id', '=', macroId)
-    .executeTakeFirst();
-  if (!row) return [];
+  const snapshot = await currentSnapshotOf(db, ctx.userId, macroId);
+  if (!snapshot) return [];
   const files: TextFile[] = [];
-  await readZipFiles(Buffer.from(row.zip), SNAPSHOT_LIMITS, async (path, data) => {
+  await visitSnapshotFiles(db, snapshot.zipSha256, async (path, data) => {
     const chunks: Buffer[] = [];
     for await (const chunk of data) chunks.push(chunk);
     files.push({ path, content: Buffer.concat(chunks).toString('utf8') });

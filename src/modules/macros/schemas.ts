@@ -24,6 +24,12 @@ export const Macro = Type.Object(
     kind: StringEnum(MACRO_KINDS),
     description: Type.Optional(Type.String()),
     blocks: Type.Optional(Type.Unknown()),
+    installed_from: Type.Optional(
+      Type.Object(
+        { listing_id: Type.Integer(), version: Type.Integer() },
+        { description: 'The marketplace listing and version this macro was installed from; absent for macros made here' },
+      ),
+    ),
     created_at: DateTime(),
     updated_at: DateTime(),
   },

@@ -1,9 +1,10 @@
 // Macros: code (`python`) macros and block macros, owned by one user. Deleting a macro
 // removes its profiles and its code snapshots; devices that followed it are left
 // with no macro; run history keeps its name.
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import type { Database, MacrosTable } from '../../db/schema.js';
+import type { MacroKind } from '../../core/values.js';
 import { containsInsensitive, textSortKey } from '../../db/text.js';
 import { type FieldError, NotFoundError, ValidationError } from '../../core/errors.js';
 import type { ServiceContext } from '../../core/context.js';
@@ -40,6 +41,7 @@ export function presentMacro(row: MacroRow) {
     kind: row.kind,
     description: row.description,
     blocks: row.blocks === null ? null : readBlocks(row.blocks),
+    installed_from: row.installed_listing_id === null ? null : { listing_id: row.installed_listing_id, version: row.installed_version ?? 1 },
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
   });
@@ -52,12 +54,58 @@ export async function findOwnedMacro(db: Kysely<Database>, userId: number, macro
   return row;
 }
 
+/** What deleting a macro must also remove outside this module's tables (its code, with the zips nothing else names). */
+export type RemoveMacroCode = (trx: Transaction<Database>, macroId: number) => Promise<void>;
+
+export interface InstalledCopy {
+  userId: number;
+  name: string;
+  kind: MacroKind;
+  description: string | null;
+  /** The program as stored (block copies), already checked when it was published. */
+  blocks: string | null;
+  listingId: number;
+  version: number;
+  now: number;
+}
+
+/** A macro installed from the marketplace, in the installer's transaction (the marketplace module writes it through here). */
+export async function insertInstalledMacro(trx: Transaction<Database>, copy: InstalledCopy) {
+  return trx
+    .insertInto('macros')
+    .values({
+      user_id: copy.userId,
+      name: copy.name,
+      kind: copy.kind,
+      description: copy.description,
+      blocks: copy.blocks,
+      installed_listing_id: copy.listingId,
+      installed_version: copy.version,
+      created_at: copy.now,
+      updated_at: copy.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Moves an installed copy to another version of its listing (the owner's choice); a block copy takes that version's program. */
+export async function setInstalledVersion(trx: Transaction<Database>, userId: number, macroId: number, version: number, blocks: string | null, now: number) {
+  return trx
+    .updateTable('macros')
+    .set({ installed_version: version, ...(blocks !== null ? { blocks } : {}), updated_at: now })
+    .where('id', '=', macroId)
+    .where('user_id', '=', userId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 export class MacroService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: DialectName,
     private readonly clock: Clock,
     private readonly blocks: BlockProgramRules,
+    private readonly removeCode: RemoveMacroCode = async () => undefined,
   ) {}
 
   /** The program to store; 422 with every problem of it otherwise. */
@@ -127,8 +175,12 @@ export class MacroService {
   async remove(ctx: ServiceContext, { id: macroId }: IdInput): Promise<void> {
     const { userId } = ctx;
     await findOwnedMacro(this.db, userId, macroId);
-    // Profiles and code snapshots go with the macro (ON DELETE CASCADE); devices lose macro and profile
+    // Its code goes first, with the zips nothing else names (marketplace versions may still);
+    // profiles go with the macro (ON DELETE CASCADE); devices lose macro and profile
     // (ON DELETE SET NULL); run history has no foreign key and keeps the name.
-    await this.db.deleteFrom('macros').where('id', '=', macroId).where('user_id', '=', userId).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await this.removeCode(trx, macroId);
+      await trx.deleteFrom('macros').where('id', '=', macroId).where('user_id', '=', userId).execute();
+    });
   }
 }

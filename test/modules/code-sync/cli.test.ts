@@ -90,7 +90,7 @@ describe('svc code push', () => {
   });
 
   test('the zip keeps the executable bit and holds only the included files', async () => {
-    const row = await t.db.kysely.selectFrom('code_snapshots').select('zip').where('macro_id', '=', s.macroId).executeTakeFirstOrThrow();
+    const row = await t.db.kysely.selectFrom('code_snapshots as c').innerJoin('code_blobs as b', 'b.sha256', 'c.zip_sha256').select('b.zip').where('c.macro_id', '=', s.macroId).executeTakeFirstOrThrow();
     const zip = await yauzl.fromBufferPromise(Buffer.from(row.zip), { lazyEntries: true });
     const modes: Record<string, number> = {};
     for await (const entry of zip.eachEntry()) modes[entry.fileName] = entry.externalFileAttributes >>> 16;
@@ -130,7 +130,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two processes on one PostgreSQL database', 
       expect((await s.upload(body)).statusCode).toBe(201);
       const res = await other.app.inject({ url: `/api/macros/${s.macroId}/code-state`, headers: { 'x-api-key': s.key } });
       expect(res.json().worktree_hash).toBe(body.worktree_hash);
-      const row = await other.db.kysely.selectFrom('code_snapshots').select('zip').where('worktree_hash', '=', body.worktree_hash).executeTakeFirstOrThrow();
+      const row = await other.db.kysely.selectFrom('code_snapshots as c').innerJoin('code_blobs as b', 'b.sha256', 'c.zip_sha256').select('b.zip').where('c.worktree_hash', '=', body.worktree_hash).executeTakeFirstOrThrow();
       expect(Buffer.from(row.zip).equals(Buffer.from(body.zip_file_base64, 'base64'))).toBe(true);
     } finally {
       await other.close();

@@ -51,7 +51,8 @@ describe('POST /api/macros/{id}/code-snapshot', () => {
     expect(state.json()).toEqual({ worktree_hash: body.worktree_hash, entry_path: 'src/app.py', size_bytes: size, file_count: 3, created_at: new Date(t.clock.now()).toISOString() });
     // The zip is kept in the database, byte for byte, for every process to read.
     const [row] = await snapshotRows(own.macroId);
-    expect(Buffer.compare(Buffer.from(row.zip), Buffer.from(body.zip_file_base64, 'base64'))).toBe(0);
+    const blob = await t.db.kysely.selectFrom('code_blobs').select('zip').where('sha256', '=', row.zip_sha256).executeTakeFirstOrThrow();
+    expect(Buffer.compare(Buffer.from(blob.zip), Buffer.from(body.zip_file_base64, 'base64'))).toBe(0);
   });
 
   test('the same hash again answers created: false and makes that snapshot current again', async () => {

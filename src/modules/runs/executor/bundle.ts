@@ -46,7 +46,8 @@ export async function bundleForMacro(db: Executor, userId: number, macroId: numb
   const snapshot = await db
     .selectFrom('code_sync_state as s')
     .innerJoin('code_snapshots as c', 'c.id', 's.snapshot_id')
-    .select(['c.zip', 'c.worktree_hash', 'c.entry_path'])
+    .innerJoin('code_blobs as b', 'b.sha256', 'c.zip_sha256')
+    .select(['b.zip', 'c.worktree_hash', 'c.entry_path'])
     .where('s.macro_id', '=', macroId)
     .where('c.user_id', '=', userId)
     .executeTakeFirst();
