@@ -2,6 +2,8 @@
 // dependencies need. `serve` registers their routes (app.ts) and starts their workers;
 // `svc worker` starts only the workers.
 import type { Deps } from './context.js';
+import { NotFoundError } from './core/errors.js';
+import type { Db } from './db/database.js';
 import type { BuiltModule } from './http/module.js';
 import { FixedWindowLimiter } from './http/rate-limit.js';
 import { PASSWORD_HASH_PARAMS } from './lib/crypto.js';
@@ -10,13 +12,14 @@ import { buildAdminModule } from './modules/admin/index.js';
 import { buildApiKeysModule } from './modules/api-keys/index.js';
 import { buildBillingModule } from './modules/billing/index.js';
 import { buildCodeSyncModule } from './modules/code-sync/index.js';
-import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type LeaseService } from './modules/devices/index.js';
+import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type DevicesServices, findCloudDevice, type LeaseService } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
-import { buildMacrosModule } from './modules/macros/index.js';
+import { buildMacrosModule, type MacroService } from './modules/macros/index.js';
 import { buildMcpModule, type CloudRuns, type DeviceLeases } from './modules/mcp/index.js';
 import { buildProfilesModule } from './modules/profiles/index.js';
 import { buildProxiesModule } from './modules/proxies/index.js';
 import { buildRunLogsModule } from './modules/run-logs/index.js';
+import { buildSchedulerModule, type ScheduleRuns, type ScheduleTargets } from './modules/scheduler/index.js';
 import { buildRunsModule, type CloudRunService, normalizeBlocks, type RunCapacity, type RunReadiness, validateBlockProgram } from './modules/runs/index.js';
 import { buildWebhooksModule } from './modules/webhooks/index.js';
 
@@ -70,6 +73,33 @@ function cloudRunsPort(runs: CloudRunService): CloudRuns {
   };
 }
 
+/** The scheduler checks what a schedule points at through the macros and devices front doors. */
+function scheduleTargets(db: Db, macros: MacroService, devices: DevicesServices): ScheduleTargets {
+  return {
+    checkMacro: async (ctx, macroId) => macros.get(ctx, { id: macroId }),
+    checkDevice: async (ctx, deviceId) => {
+      await findCloudDevice(db.kysely, ctx.userId, deviceId);
+    },
+    groupKind: async (ctx, groupId) => (await devices.groups.get(ctx, { id: groupId })).kind,
+    groupDevices: (ctx, groupId) => devices.groups.cloudDeviceIds(ctx, { id: groupId }),
+  };
+}
+
+/** Scheduled runs start through the cloud-run service, exactly as `POST /api/devices/{id}/run` does. */
+function scheduleRunsPort(runs: CloudRunService): ScheduleRuns {
+  return {
+    start: (ctx, { deviceId, macroId, args }) => runs.start(ctx, { deviceId, macro_id: macroId, ...(args === undefined ? {} : { args }) }),
+    state: async (ctx, runId) => {
+      try {
+        return (await runs.get(ctx, runId)).state;
+      } catch (error) {
+        if (error instanceof NotFoundError) return null;
+        throw error;
+      }
+    },
+  };
+}
+
 export function limiterFactory(deps: Pick<Deps, 'config' | 'clock' | 'redis'>) {
   return (name: string, limit: number) => new FixedWindowLimiter(name, limit, deps.clock, deps.redis, deps.config.redisPrefix);
 }
@@ -101,6 +131,12 @@ export function buildModules(deps: ModulesDeps) {
     proxyExit: (userId, deviceId) => proxies.services.runExit.check(userId, deviceId),
   });
   later.runs = runs;
+  const scheduler = buildSchedulerModule({
+    ...base,
+    log: deps.log,
+    targets: scheduleTargets(deps.db, macros.services.macros, devices.services),
+    runs: scheduleRunsPort(runs.services.runs),
+  });
   const mcp = buildMcpModule({
     ...base,
     gate: apiKeys.services.gate,
@@ -109,7 +145,7 @@ export function buildModules(deps: ModulesDeps) {
     codeSync: codeSync.services.codeSync,
     runLogs: runLogs.services.logs,
     devices: devices.services.devices,
-    ports: { runs: cloudRunsPort(runs.services.runs), leases: leasesPort(devices.services.leases) },
+    ports: { runs: cloudRunsPort(runs.services.runs), leases: leasesPort(devices.services.leases), schedules: scheduler.services.schedules },
     log: deps.log,
   });
   return {
@@ -126,6 +162,7 @@ export function buildModules(deps: ModulesDeps) {
     webhooks: buildWebhooksModule({ ...base, log: deps.log, resolver: deps.resolver }),
     proxies,
     runs,
+    scheduler,
     mcp,
   };
 }

@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { AnyJobKind } from './db/jobs/kind.js';
 import { cloudRunJob } from './modules/runs/index.js';
 import { deviceLifecycleJob } from './modules/devices/index.js';
+import { scheduleFireJob } from './modules/scheduler/index.js';
 import { webhookDeliveryJob } from './modules/webhooks/index.js';
 
 export function jobCatalogue(config: Config) {
@@ -14,6 +15,7 @@ export function jobCatalogue(config: Config) {
     'webhook.delivery': webhookDeliveryJob(config),
     'cloud.run': cloudRunJob(config),
     'device.lifecycle': deviceLifecycleJob(),
+    'schedule.fire': scheduleFireJob(config),
   } satisfies Record<string, AnyJobKind>;
 }
 

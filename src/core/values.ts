@@ -60,3 +60,11 @@ export type EndpointDisabledReason = ValueOf<typeof ENDPOINT_DISABLED_REASONS>;
 
 /** Booleans are stored as 0 and 1 on both engines. */
 export const FLAG_VALUES = [0, 1] as const;
+
+/** What a schedule runs on (issue 20): one cloud device, or every cloud device of a cloud group. */
+export const SCHEDULE_TARGETS = ['device', 'group'] as const;
+/**
+ * An occurrence's outcome. `pending` lives only between claiming the occurrence and starting its
+ * run (milliseconds); reads never show it. The others are the contract's (app-api.md).
+ */
+export const OCCURRENCE_OUTCOMES = ['pending', 'started', 'skipped', 'missed'] as const;

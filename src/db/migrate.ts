@@ -17,10 +17,11 @@ import { deviceLifecycle } from './migrations/0010_device_lifecycle.js';
 import { mcpTokens } from './migrations/0011_mcp_tokens.js';
 import { namedLocks } from './migrations/0012_named_locks.js';
 import { placementRestore } from './migrations/0013_placement_restore.js';
+import { schedules } from './migrations/0014_schedules.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
-/** In name order; the next one is 0014. */
+/** In name order; the next one is 0015. */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_accounts': accounts,
   '0002_resources': resources,
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0011_mcp_tokens': mcpTokens,
   '0012_named_locks': namedLocks,
   '0013_placement_restore': placementRestore,
+  '0014_schedules': schedules,
 };
 
 class ListProvider implements MigrationProvider {

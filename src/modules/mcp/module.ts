@@ -19,6 +19,7 @@ import { ToolCatalog, type ToolLog } from './tool-catalog.js';
 import { registerDeviceTools } from './tools/device-tools.js';
 import { registerMacroTools } from './tools/macro-tools.js';
 import { registerRunTools } from './tools/run-tools.js';
+import { registerScheduleTools } from './tools/schedule-tools.js';
 import { mcpTransportRoutes } from './transport.js';
 
 export interface McpModuleDeps extends ModuleDeps {
@@ -47,6 +48,7 @@ export function buildMcpModule(deps: McpModuleDeps): BuiltModule<McpServices> {
   registerDeviceTools(catalog, toolDeps);
   registerMacroTools(catalog, toolDeps);
   registerRunTools(catalog, toolDeps);
+  registerScheduleTools(catalog, toolDeps.schedules);
 
   const tokens = new McpTokenStore(db.kysely);
   const exchange = new TokenExchange(deps.resolver, tokens, clock, `${baseUrl}${MCP_PATH}`);
