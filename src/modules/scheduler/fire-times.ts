@@ -1,17 +1,18 @@
 // When a schedule fires (decisions.md §14): a five-field cron expression read in an IANA time
-// zone, by croner. Croner moves a fixed-time job out of a daylight-saving gap to the first
-// valid time after it, and fires an interval job on both passes of a repeated hour; the
-// contract wants neither: a local time that a change skips never fires, one it repeats fires
-// once (on its first pass). So every instant croner proposes is kept only if the zone's wall
-// clock at that instant matches the expression and showed the same minute at no earlier
-// instant of the last two hours.
+// zone. Croner parses the expression and finds the next matching wall-clock minute (it runs on
+// a zero offset, so it steps through local times, not instants); this file turns each local
+// minute into the instants that show it in the zone. A local time a daylight-saving change
+// skips shows at no instant, so it never fires; one it repeats shows at two, and fires once,
+// at the first. (Croner's own time-zone mode moves a skipped fixed time past the gap and fires
+// a wildcard expression on both passes of a repeated hour; the contract wants neither.)
 import { Cron } from 'croner';
 import { type FieldError, ValidationError } from '../../core/errors.js';
 
-/** Enough to step over the longest run of non-firing candidates a real expression makes (a DST night, Feb 29). */
+/** Enough to step over the longest run of local minutes that fire nowhere (a DST night, a leap day). */
 const MAX_CANDIDATES = 2_000;
-/** The repeats a fall-back can make: 30 minutes (Lord Howe), an hour, two hours (historic double summer time). */
-const REPEAT_SPANS_MS = [30, 60, 120].map((minutes) => minutes * 60_000);
+const MINUTE_MS = 60_000;
+/** Around a local minute, the zone's offsets worth trying: a change moves it by at most a few hours. */
+const PROBE_MS = [-3, 0, 3].map((hours) => hours * 3_600_000);
 
 export interface FireRule {
   cron: string;
@@ -23,7 +24,7 @@ const wallClocks = new Map<string, Intl.DateTimeFormat>();
 function wallClock(timezone: string): Intl.DateTimeFormat {
   let format = wallClocks.get(timezone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    format = new Intl.DateTimeFormat('en-US', { timeZone: timezone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' });
     wallClocks.set(timezone, format);
   }
   return format;
@@ -47,7 +48,7 @@ export function ruleProblems(rule: FireRule, prefix = 'body'): FieldError[] {
     return [{ path: `${prefix}.cron`, message: `must have exactly five fields (minute hour day-of-month month day-of-week); it has ${fields.length === 6 ? 'six (a seconds field is not accepted)' : fields.length}` }];
   }
   try {
-    new Cron(rule.cron, { timezone: rule.timezone, mode: '5-part' });
+    new Cron(rule.cron, { timezone: 'Etc/UTC', mode: '5-part' });
   } catch (error) {
     return [{ path: `${prefix}.cron`, message: `is not a valid cron expression: ${(error as Error).message.replace(/^CronPattern: /, '')}` }];
   }
@@ -62,19 +63,20 @@ export class FireTimes {
   constructor(rule: FireRule) {
     const problems = ruleProblems(rule);
     if (problems.length > 0) throw new ValidationError(problems);
-    this.cron = new Cron(rule.cron, { timezone: rule.timezone, mode: '5-part' });
+    this.cron = new Cron(rule.cron.trim(), { timezone: 'Etc/UTC', mode: '5-part' });
     this.wall = wallClock(rule.timezone);
   }
 
   /** The first fire time strictly after `afterMs`, or null when the expression never fires again. */
   next(afterMs: number): number | null {
-    let from = new Date(afterMs);
+    // Local minutes from the one showing at `afterMs`; in a repeated hour an earlier-looking minute may still come.
+    let cursor = this.localMinute(afterMs) - 1;
     for (let i = 0; i < MAX_CANDIDATES; i += 1) {
-      const candidate = this.cron.nextRun(from);
-      if (!candidate) return null;
-      const at = candidate.getTime();
-      if (at > afterMs && this.fires(at)) return at;
-      from = candidate;
+      const local = this.cron.nextRun(new Date(cursor));
+      if (!local) return null;
+      cursor = local.getTime();
+      const first = this.firstInstantShowing(cursor);
+      if (first !== null && first > afterMs) return first;
     }
     return null;
   }
@@ -102,11 +104,28 @@ export class FireTimes {
     return { times, dropped };
   }
 
-  /** The local wall clock at `at` matches the expression, and no earlier instant of a fall-back showed the same minute. */
-  private fires(at: number): boolean {
-    if (!this.cron.match(new Date(at))) return false;
-    const minute = this.wall.format(at);
-    return !REPEAT_SPANS_MS.some((span) => this.wall.format(at - span) === minute);
+  /** The zone's wall clock at `at`, to the minute, written as if it were UTC. */
+  private localMinute(at: number): number {
+    const p: Record<string, number> = {};
+    for (const part of this.wall.formatToParts(at)) if (part.type !== 'literal') p[part.type] = Number(part.value);
+    return Date.UTC(p.year as number, (p.month as number) - 1, p.day, p.hour, p.minute);
+  }
+
+  /** The zone's offset from UTC at the instant `at`. */
+  private offsetAt(at: number): number {
+    return this.localMinute(at) - Math.floor(at / MINUTE_MS) * MINUTE_MS;
+  }
+
+  /** The earliest instant at which the zone's clock shows the local minute `local`; null inside a gap. */
+  private firstInstantShowing(local: number): number | null {
+    // Near the instant the zone's current offset suggests, try the offsets in force a few hours either side.
+    const near = local - this.offsetAt(local);
+    let first: number | null = null;
+    for (const probe of PROBE_MS) {
+      const at = local - this.offsetAt(near + probe);
+      if (this.localMinute(at) === local && (first === null || at < first)) first = at;
+    }
+    return first;
   }
 }
 
