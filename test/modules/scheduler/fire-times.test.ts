@@ -36,12 +36,15 @@ function transitions(zone: string): number[] {
     return Date.parse(`${w.key.replace(' ', 'T')}:00Z`) - at;
   };
   const found: number[] = [];
-  for (let at = YEAR_START; at < YEAR_END; at += HOUR) {
-    if (offset(at) !== offset(at + HOUR)) {
+  let before = offset(YEAR_START);
+  for (let at = YEAR_START; at < YEAR_END; at += 6 * HOUR) {
+    const after = offset(at + 6 * HOUR);
+    if (after !== before) {
       let t = at;
-      while (offset(t) === offset(at)) t += MINUTE;
+      while (offset(t) === before) t += MINUTE;
       found.push(t);
     }
+    before = after;
   }
   return found;
 }
@@ -102,7 +105,8 @@ describe('a simulated year in 22 zones (two without changes, one that abolished 
         expect(got, `${cron} in ${zone} around ${new Date(change).toISOString()}`).toEqual(expected(cron, zone, from, until));
       }
     }
-    for (const cron of ['30 2 * * *']) {
+    // The whole year (the slow part) in the zones the issue names.
+    for (const cron of ZONES.indexOf(zone) < 6 || changes.length === 0 ? ['30 2 * * *'] : []) {
       const got = new FireTimes({ cron, timezone: zone }).between(YEAR_START, YEAR_END, 100_000).times;
       expect(new Set(got).size).toBe(got.length);
       const wall = got.map((at) => wallParts(at, zone));
