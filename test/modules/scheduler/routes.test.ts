@@ -138,7 +138,8 @@ describe('refusals change nothing', () => {
     const { macroId, deviceId } = await basics(user);
     await created({ macro_id: macroId, device_id: deviceId, cron: '0 * * * *' }, user);
     const first = await world.t.db.kysely.selectFrom('schedules').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
-    const { id: _id, ...copy } = first;
+    const { id, ...copy } = first;
+    expect(id).toBeGreaterThan(0);
     await world.t.db.kysely.insertInto('schedules').values(Array.from({ length: 99 }, () => copy)).execute();
     const res = await inject(user, 'POST', '/api/schedules', { macro_id: macroId, device_id: deviceId, cron: '0 * * * *' });
     expect(res.statusCode).toBe(422);
