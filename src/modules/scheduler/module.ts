@@ -17,6 +17,8 @@ export interface SchedulerModuleDeps extends ModuleDeps {
 
 export interface SchedulerServices {
   schedules: ScheduleService;
+  /** A further schedule worker on this module's database (tests race several; the benchmark runs one per process). */
+  newWorker(name?: string): JobWorker<ScheduleFireJob>;
 }
 
 /** The schedule worker, for `serve`, `svc worker`, tests (several on one database) and the benchmark. */
@@ -43,5 +45,5 @@ function schedulerWorker(deps: SchedulerModuleDeps): BackgroundWorker {
 
 export function buildSchedulerModule(deps: SchedulerModuleDeps): BuiltModule<SchedulerServices> {
   const schedules = new ScheduleService(deps.db.kysely, deps.clock, deps.targets);
-  return { routes: scheduleRoutes(schedules), services: { schedules }, workers: [schedulerWorker(deps)] };
+  return { routes: scheduleRoutes(schedules), services: { schedules, newWorker: (name) => createSchedulerWorker({ ...deps, name }) }, workers: [schedulerWorker(deps)] };
 }
