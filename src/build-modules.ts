@@ -14,6 +14,7 @@ import { buildBillingModule } from './modules/billing/index.js';
 import { buildCodeSyncModule } from './modules/code-sync/index.js';
 import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type DevicesServices, findCloudDevice, type LeaseService } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
+import { buildImagesModule } from './modules/images/index.js';
 import { buildMacrosModule, type MacroService } from './modules/macros/index.js';
 import { buildMcpModule, type CloudRuns, type DeviceLeases } from './modules/mcp/index.js';
 import { buildProfilesModule } from './modules/profiles/index.js';
@@ -111,7 +112,8 @@ export function buildModules(deps: ModulesDeps) {
   const billing = buildBillingModule({ ...base, keyCache: apiKeys.services.resolver });
   const proxies = buildProxiesModule({ ...base, geolocator: deps.geolocator });
   const macros = buildMacrosModule({ ...base, blockPrograms: { validate: (value) => validateBlockProgram(value), normalize: normalizeBlocks } });
-  const codeSync = buildCodeSyncModule(base);
+  const images = buildImagesModule(base);
+  const codeSync = buildCodeSyncModule({ ...base, images: images.services.library });
   // Devices and runs need each other: a device's stop or delete first stops its active run,
   // and a run on a stopped device starts it through the lifecycle. Both share one host.
   const later: { runs?: ReturnType<typeof buildRunsModule> } = {};
@@ -145,6 +147,7 @@ export function buildModules(deps: ModulesDeps) {
     codeSync: codeSync.services.codeSync,
     runLogs: runLogs.services.logs,
     devices: devices.services.devices,
+    images: images.services.library,
     ports: { runs: cloudRunsPort(runs.services.runs), leases: leasesPort(devices.services.leases), schedules: scheduler.services.schedules },
     log: deps.log,
   });
@@ -155,6 +158,7 @@ export function buildModules(deps: ModulesDeps) {
     admin: buildAdminModule({ ...base, subscriptions: billing.services.subscriptions }),
     macros,
     codeSync,
+    images,
     devices,
     executions: buildExecutionsModule(base),
     runLogs,

@@ -18,10 +18,11 @@ import { mcpTokens } from './migrations/0011_mcp_tokens.js';
 import { namedLocks } from './migrations/0012_named_locks.js';
 import { placementRestore } from './migrations/0013_placement_restore.js';
 import { schedules } from './migrations/0014_schedules.js';
+import { imageLibrary } from './migrations/0015_image_library.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
-/** In name order; the next one is 0015. */
+/** In name order; the next one is 0016. */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_accounts': accounts,
   '0002_resources': resources,
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0012_named_locks': namedLocks,
   '0013_placement_restore': placementRestore,
   '0014_schedules': schedules,
+  '0015_image_library': imageLibrary,
 };
 
 class ListProvider implements MigrationProvider {

@@ -8,6 +8,8 @@ import type {
   Gateway,
   GroupKind,
   HostedState,
+  ImageContentType,
+  ImageSource,
   MacroKind,
   ProxyCheckError,
   ProxyMode,
@@ -195,10 +197,19 @@ export interface CodeSyncStateTable {
   updated_at: number;
 }
 
-/** The image library (ids `img_` + 16 lowercase hex); for now only read by code sync. */
+/** The image library (ids `img_` + 16 lowercase hex, unique per owner); written only by modules/images. */
 export interface ImagesTable {
-  id: string;
   user_id: number;
+  id: string;
+  name: string;
+  width: number;
+  height: number;
+  content_type: ImageContentType;
+  size_bytes: number;
+  /** SHA-256 hex of `content`: the content route's ETag. */
+  sha256: string;
+  source: ImageSource;
+  content: Buffer;
   created_at: number;
 }
 

@@ -8,11 +8,11 @@ import { NotFoundError } from '../../core/errors.js';
 import type { IdInput } from '../../core/schema.js';
 import { decodeBase64Strict, decodedLength } from '../../lib/base64.js';
 import { type Clock, toIso } from '../../lib/clock.js';
+import type { ImageLibrary } from '../images/index.js';
 import { findOwnedMacro } from '../macros/index.js';
 import { chooseEntry } from './entry.js';
 import { SnapshotRefusedError, zipRefused } from './errors.js';
 import { worktreeHash } from './hash.js';
-import { ownedImageIds } from './image-library.js';
 import type { SnapshotUpload, SnapshotUploadAnswer } from './schemas.js';
 import { readTree } from './tree.js';
 import { type SnapshotSummary, SnapshotStore } from './snapshot-store.js';
@@ -51,6 +51,7 @@ export class CodeSyncService {
   constructor(
     private readonly db: Kysely<Database>,
     clock: Clock,
+    private readonly images: Pick<ImageLibrary, 'ownedIds'>,
   ) {
     this.store = new SnapshotStore(db, clock);
   }
@@ -83,7 +84,7 @@ export class CodeSyncService {
     }
     const entry = chooseEntry(files.map((file) => file.path), input.entry_path);
     const imageUses = firstImageUses(files);
-    const ownedImages = await ownedImageIds(this.db, userId, imageUses.map((use) => use.id));
+    const ownedImages = await this.images.ownedIds(userId, imageUses.map((use) => use.id));
     const warnings = snapshotWarnings({ files, entry, imageUses, ownedImages, largeFileBytes: SNAPSHOT_LIMITS.largeFileBytes });
     const { snapshot, created } = await this.store.save({
       userId,

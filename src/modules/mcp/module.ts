@@ -8,6 +8,7 @@ import { PACKAGE_VERSION } from '../../http/openapi.js';
 import type { ApiKeyGate, KeyResolver } from '../api-keys/index.js';
 import type { CodeSyncService } from '../code-sync/index.js';
 import type { DeviceService } from '../devices/index.js';
+import type { ImageLibrary } from '../images/index.js';
 import type { MacroService } from '../macros/index.js';
 import type { RunLogService } from '../run-logs/index.js';
 import { toolClientGuard } from './credential-guard.js';
@@ -29,6 +30,7 @@ export interface McpModuleDeps extends ModuleDeps {
   codeSync: CodeSyncService;
   runLogs: RunLogService;
   devices: DeviceService;
+  images: ImageLibrary;
   ports: McpPorts;
   log: ToolLog;
 }
@@ -44,7 +46,7 @@ export function buildMcpModule(deps: McpModuleDeps): BuiltModule<McpServices> {
   const { config, db, clock } = deps;
   const baseUrl = config.baseUrl.replace(/\/+$/, '');
   const catalog = new ToolCatalog(deps.log);
-  const toolDeps = { db: db.kysely, clock, macros: deps.macros, codeSync: deps.codeSync, runLogs: deps.runLogs, devices: deps.devices, ...deps.ports };
+  const toolDeps = { db: db.kysely, clock, macros: deps.macros, codeSync: deps.codeSync, runLogs: deps.runLogs, devices: deps.devices, images: deps.images, ...deps.ports };
   registerDeviceTools(catalog, toolDeps);
   registerMacroTools(catalog, toolDeps);
   registerRunTools(catalog, toolDeps);

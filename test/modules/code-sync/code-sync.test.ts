@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { newSyncer, ROOMY_LIMITS, type Syncer } from '../../helpers/code-sync.js';
 import { createMacro } from '../../helpers/resources.js';
+import { seedImage } from '../../helpers/images.js';
 import { createKey, withKey } from '../../helpers/users.js';
 import { buildZip, hashOfEntries, type RawEntry, snapshotBody } from '../../helpers/zip.js';
 
@@ -27,7 +28,7 @@ const snapshotRows = (macroId: number) => t.db.kysely.selectFrom('code_snapshots
 describe('POST /api/macros/{id}/code-snapshot', () => {
   test('stores the project and answers the upload response; code-state then shows it', async () => {
     const own = await newSyncer(t.app);
-    await t.db.kysely.insertInto('images').values({ id: 'img_00000000000000bb', user_id: own.user.id, created_at: t.clock.now() }).execute();
+    await seedImage(t.db, own.user.id, 'img_00000000000000bb');
     const body = snapshotBody(PROJECT);
     const res = await own.upload(body);
     expect(res.statusCode, res.body).toBe(201);

@@ -39,9 +39,7 @@ async function blockProblems(deps: ToolDeps, ctx: ServiceContext, blocks: string
   if (countSteps(steps) === 0) return [{ code: 'macro_not_runnable', message: 'The block program has no steps, so it cannot run.' }];
   const uses = imageIds(steps, 'blocks.steps');
   if (uses.length === 0) return [];
-  const owned = new Set(
-    (await deps.db.selectFrom('images').select('id').where('user_id', '=', ctx.userId).where('id', 'in', [...new Set(uses.map((u) => u.id))]).execute()).map((r) => r.id),
-  );
+  const owned = await deps.images.ownedIds(ctx.userId, uses.map((u) => u.id));
   return uses.filter((u) => !owned.has(u.id)).map((u) => ({ code: 'unknown_image', path: u.path, message: `${u.path}: no image ${u.id} in your image library.` }));
 }
 
