@@ -12644,13 +12644,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         } | null;
                     };
                 };
@@ -12821,13 +12821,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         };
                     };
                 };
@@ -12998,13 +12998,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         };
                     };
                 };
@@ -13804,13 +13804,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         }[];
                     };
                 };
@@ -13980,13 +13980,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         } | null;
                     };
                 };
