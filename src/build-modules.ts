@@ -3,6 +3,8 @@
 // `svc worker` starts only the workers.
 import { authoringPorts } from './authoring-ports.js';
 import type { Deps } from './context.js';
+import { NotFoundError } from './core/errors.js';
+import type { Db } from './db/database.js';
 import type { BuiltModule } from './http/module.js';
 import { FixedWindowLimiter } from './http/rate-limit.js';
 import { PASSWORD_HASH_PARAMS } from './lib/crypto.js';
@@ -12,16 +14,17 @@ import { buildApiKeysModule } from './modules/api-keys/index.js';
 import { buildAuthoringModule } from './modules/authoring/index.js';
 import { buildBillingModule } from './modules/billing/index.js';
 import { buildCodeSyncModule, removeMacroCode } from './modules/code-sync/index.js';
-import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type LeaseService, repointDevicesProfile } from './modules/devices/index.js';
+import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type DevicesServices, findCloudDevice, type LeaseService, repointDevicesProfile } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
 import { buildImagesModule } from './modules/images/index.js';
-import { buildMacrosModule } from './modules/macros/index.js';
+import { buildMacrosModule, type MacroService } from './modules/macros/index.js';
 import { buildMapsModule } from './modules/maps/index.js';
 import { buildMarketplaceModule } from './modules/marketplace/index.js';
 import { buildMcpModule, type CloudRuns, type DeviceLeases } from './modules/mcp/index.js';
 import { buildProfilesModule } from './modules/profiles/index.js';
 import { buildProxiesModule } from './modules/proxies/index.js';
 import { buildRunLogsModule } from './modules/run-logs/index.js';
+import { buildSchedulerModule, type ScheduleRuns, type ScheduleTargets } from './modules/scheduler/index.js';
 import { buildRunsModule, type CloudRunService, normalizeBlocks, type RunCapacity, type RunReadiness, validateBlockProgram } from './modules/runs/index.js';
 import { buildWebhooksModule } from './modules/webhooks/index.js';
 
@@ -72,6 +75,33 @@ function cloudRunsPort(runs: CloudRunService): CloudRuns {
     start: (ctx, { deviceId, macroId, args }) => runs.start(ctx, { deviceId, macro_id: macroId, ...(args === undefined ? {} : { args }) }),
     get: (ctx, runId) => runs.get(ctx, runId),
     stop: async (ctx, runId) => (await runs.stop(ctx, runId)).run,
+  };
+}
+
+/** The scheduler checks what a schedule points at through the macros and devices front doors. */
+function scheduleTargets(db: Db, macros: MacroService, devices: DevicesServices): ScheduleTargets {
+  return {
+    checkMacro: async (ctx, macroId) => macros.get(ctx, { id: macroId }),
+    checkDevice: async (ctx, deviceId) => {
+      await findCloudDevice(db.kysely, ctx.userId, deviceId);
+    },
+    groupKind: async (ctx, groupId) => (await devices.groups.get(ctx, { id: groupId })).kind,
+    groupDevices: (ctx, groupId) => devices.groups.cloudDeviceIds(ctx, { id: groupId }),
+  };
+}
+
+/** Scheduled runs start through the cloud-run service, exactly as `POST /api/devices/{id}/run` does. */
+function scheduleRunsPort(runs: CloudRunService): ScheduleRuns {
+  return {
+    start: (ctx, { deviceId, macroId, args }) => runs.start(ctx, { deviceId, macro_id: macroId, ...(args === undefined ? {} : { args }) }),
+    state: async (ctx, runId) => {
+      try {
+        return (await runs.get(ctx, runId)).state;
+      } catch (error) {
+        if (error instanceof NotFoundError) return null;
+        throw error;
+      }
+    },
   };
 }
 
@@ -129,6 +159,12 @@ export function buildModules(deps: ModulesDeps) {
       maps: maps.services.maps,
     }),
   });
+  const scheduler = buildSchedulerModule({
+    ...base,
+    log: deps.log,
+    targets: scheduleTargets(deps.db, macros.services.macros, devices.services),
+    runs: scheduleRunsPort(runs.services.runs),
+  });
   const mcp = buildMcpModule({
     ...base,
     gate: apiKeys.services.gate,
@@ -139,7 +175,7 @@ export function buildModules(deps: ModulesDeps) {
     devices: devices.services.devices,
     maps: maps.services.maps,
     images: images.services.library,
-    ports: { runs: cloudRunsPort(runs.services.runs), leases: leasesPort(devices.services.leases) },
+    ports: { runs: cloudRunsPort(runs.services.runs), leases: leasesPort(devices.services.leases), schedules: scheduler.services.schedules },
     authoring: authoring.services.sessions,
     log: deps.log,
   });
@@ -159,6 +195,7 @@ export function buildModules(deps: ModulesDeps) {
     proxies,
     runs,
     maps,
+    scheduler,
     mcp,
     authoring,
     marketplace: buildMarketplaceModule({ ...base, images: images.services.library }),

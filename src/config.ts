@@ -58,6 +58,12 @@ export interface LoadedConfig {
   adbServers: AdbServerAddress[];
   /** ADB_DEVICES: the devices the service may use; empty means every device the servers list. */
   adbDevices: AdbDeviceSelector[];
+  /** SCHEDULE_MISFIRE_GRACE_S (as ms): after downtime, the latest missed fire time still runs if it is younger than this (§14). */
+  scheduleMisfireGraceMs: number;
+  /** SCHEDULER_POLL_MS: how often a scheduler worker looks for schedules whose fire time has come. */
+  schedulerPollMs: number;
+  /** SCHEDULER_CONCURRENCY: schedules one worker process fires at the same time. */
+  schedulerConcurrency: number;
   /** RUNS_ENABLED: whether cloud runs are accepted and run at all (off: 503 runs_unavailable). */
   runsEnabled: boolean;
   /** RUNS_PER_WORKER: cloud runs one process runs at the same time. */
@@ -224,6 +230,9 @@ export function loadConfig(env: Env = process.env, identity: ServiceIdentity = c
     simBootMs: integer(env, 'SIM_BOOT_MS', 300, 0, 600_000),
     adbServers: servers,
     adbDevices: adbDevices(env, servers),
+    scheduleMisfireGraceMs: integer(env, 'SCHEDULE_MISFIRE_GRACE_S', 300, 0, 86_400) * 1000,
+    schedulerPollMs: integer(env, 'SCHEDULER_POLL_MS', 1000, 10, 60_000),
+    schedulerConcurrency: integer(env, 'SCHEDULER_CONCURRENCY', 16, 1, 1000),
     runsEnabled: boolean(env, 'RUNS_ENABLED', true),
     runsPerWorker: integer(env, 'RUNS_PER_WORKER', 8, 1, 1000),
     runsDir: resolve(env.RUNS_DIR || join(tmpdir(), 'svc-runs')),

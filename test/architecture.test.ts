@@ -138,6 +138,8 @@ const TABLE_OWNERS: Record<string, string> = {
   authoring_messages: 'modules/authoring',
   credit_charges: 'modules/authoring',
   credit_allowances: 'modules/authoring',
+  schedules: 'modules/scheduler',
+  schedule_occurrences: 'modules/scheduler',
   named_locks: 'db',
 };
 

@@ -82,3 +82,10 @@ export const AUTHORING_STATES = ['working', 'waiting_for_answer', 'done', 'faile
 export type AuthoringState = ValueOf<typeof AUTHORING_STATES>;
 export const AUTHORING_ROLES = ['agent', 'user', 'tool'] as const;
 export type AuthoringRole = ValueOf<typeof AUTHORING_ROLES>;
+/** What a schedule runs on (issue 20): one cloud device, or every cloud device of a cloud group. */
+export const SCHEDULE_TARGETS = ['device', 'group'] as const;
+/**
+ * An occurrence's outcome. `pending` lives only between claiming the occurrence and starting its
+ * run (milliseconds); reads never show it. The others are the contract's (app-api.md).
+ */
+export const OCCURRENCE_OUTCOMES = ['pending', 'started', 'skipped', 'missed'] as const;

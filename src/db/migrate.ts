@@ -17,6 +17,7 @@ import { deviceLifecycle } from './migrations/0010_device_lifecycle.js';
 import { mcpTokens } from './migrations/0011_mcp_tokens.js';
 import { namedLocks } from './migrations/0012_named_locks.js';
 import { placementRestore } from './migrations/0013_placement_restore.js';
+import { schedules } from './migrations/0014_schedules.js';
 import { imageLibrary } from './migrations/0015_image_library.js';
 import { menuMaps } from './migrations/0016_menu_maps.js';
 import { marketplace } from './migrations/0017_marketplace.js';
@@ -24,7 +25,7 @@ import { authoring } from './migrations/0018_authoring.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
-/** In name order; the next one is 0014. */
+/** In name order; the next one is 0016. */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_accounts': accounts,
   '0002_resources': resources,
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0011_mcp_tokens': mcpTokens,
   '0012_named_locks': namedLocks,
   '0013_placement_restore': placementRestore,
+  '0014_schedules': schedules,
   '0015_image_library': imageLibrary,
   '0016_menu_maps': menuMaps,
   '0017_marketplace': marketplace,

@@ -23,6 +23,7 @@ import type {
 } from '../core/values.js';
 import type { MapExplorationsTable, MenuMapScreensTable, MenuMapsTable, MenuMapTransitionsTable } from './schema-maps.js';
 import type { AuthoringMessagesTable, AuthoringSessionsTable, CreditAllowancesTable, CreditChargesTable } from './schema-authoring.js';
+import type { OCCURRENCE_OUTCOMES, SCHEDULE_TARGETS } from '../core/values.js';
 
 // The column unions come from the one list of each (core/values.ts); re-exported for the
 // code that reads them with the table types.
@@ -486,6 +487,44 @@ export interface DeviceLeasesTable {
   updated_at: number;
 }
 
+/** Schedules (migration 0014): a queue table; null macro/device/group ids mean it was deleted. */
+export interface SchedulesTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  macro_id: number | null;
+  target: (typeof SCHEDULE_TARGETS)[number];
+  device_id: number | null;
+  group_id: number | null;
+  cron: string;
+  timezone: string;
+  /** JSON object, or null for none. */
+  args: string | null;
+  enabled: number;
+  disabled_reason: string | null;
+  next_fire_at: number | null;
+  last_fire_at: number | null;
+  streak_from: number;
+  locked_until: number | null;
+  locked_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One fire time of a schedule on one device (migration 0014); device_id 0 when a group had none. */
+export interface ScheduleOccurrencesTable {
+  id: Generated<number>;
+  schedule_id: number;
+  fire_at: number;
+  device_id: number;
+  outcome: (typeof OCCURRENCE_OUTCOMES)[number];
+  reason: string | null;
+  execution_id: string | null;
+  run_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 /** Tool-server tokens (migration 0011): SHA-256 of the token, the key it was minted from. */
 export interface McpTokensTable {
   token_hash: string;
@@ -552,4 +591,6 @@ export interface Database {
   authoring_messages: AuthoringMessagesTable;
   credit_charges: CreditChargesTable;
   credit_allowances: CreditAllowancesTable;
+  schedules: SchedulesTable;
+  schedule_occurrences: ScheduleOccurrencesTable;
 }

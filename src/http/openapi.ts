@@ -80,6 +80,7 @@ export async function installOpenApi(app: FastifyInstance, baseUrl: string): Pro
         { name: 'code-sync', description: "A code macro's snapshot: read its state and upload a zip (keys with macros:run)" },
         { name: 'devices', description: 'Devices and device groups: listed with a key, changed by the application' },
         { name: 'cloud-runs', description: 'Cloud runs: start, read and stop a macro run on one of your cloud devices (keys with macros:run)' },
+        { name: 'schedules', description: 'Schedules: macros that run on a cloud device or cloud group on a cron expression in a time zone (application; tool clients use the schedule tools)' },
         { name: 'profiles', description: 'Settings profiles of code macros, which devices follow (full-access keys only)' },
         { name: 'proxies', description: 'Proxies, assignments to devices, connection info and usage (full-access keys; usage reporting by the application)' },
         { name: 'runs', description: 'Run history and run logs (keys with runs:read); execution reporting (application)' },

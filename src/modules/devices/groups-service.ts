@@ -77,6 +77,25 @@ export class GroupService {
     return this.read(userId, groupId);
   }
 
+  /** One of the caller's groups; someone else's or a missing one is 404. */
+  async get(ctx: ServiceContext, { id }: IdInput) {
+    return this.read(ctx.userId, id);
+  }
+
+  /** The ids of the group's cloud devices now (a device being deleted is gone), in id order; the scheduler fans out over them. */
+  async cloudDeviceIds(ctx: ServiceContext, { id }: IdInput): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('devices')
+      .select('id')
+      .where('group_id', '=', id)
+      .where('user_id', '=', ctx.userId)
+      .where('is_hosted', '=', 1)
+      .where('delete_requested_at', 'is', null)
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   /** Its devices stay, with no group (ON DELETE SET NULL). */
   async remove(ctx: ServiceContext, { id: groupId }: IdInput): Promise<void> {
     const result = await this.db.deleteFrom('device_groups').where('id', '=', groupId).where('user_id', '=', ctx.userId).executeTakeFirst();

@@ -24,6 +24,7 @@ import { registerDeviceTools } from './tools/device-tools.js';
 import { registerMacroTools } from './tools/macro-tools.js';
 import { registerMapTools } from './tools/map-tools.js';
 import { registerRunTools } from './tools/run-tools.js';
+import { registerScheduleTools } from './tools/schedule-tools.js';
 import { mcpTransportRoutes } from './transport.js';
 
 export interface McpModuleDeps extends ModuleDeps {
@@ -59,6 +60,7 @@ export function buildMcpModule(deps: McpModuleDeps): BuiltModule<McpServices> {
   registerRunTools(catalog, toolDeps);
   registerMapTools(catalog, deps.maps);
   registerAuthoringTools(catalog, { ...toolDeps, authoring: deps.authoring });
+  registerScheduleTools(catalog, toolDeps.schedules);
 
   const tokens = new McpTokenStore(db.kysely);
   const exchange = new TokenExchange(deps.resolver, tokens, clock, `${baseUrl}${MCP_PATH}`);

@@ -4,6 +4,7 @@
 import type { ServiceContext } from '../../core/context.js';
 import type { DeviceDriver } from '../devices/index.js';
 import type { CloudRunRecord } from '../runs/index.js';
+import type { ScheduleService } from '../scheduler/index.js';
 
 export interface Lease {
   lease_id: string;
@@ -38,4 +39,6 @@ export interface CloudRuns {
 export interface McpPorts {
   leases: DeviceLeases;
   runs: CloudRuns;
+  /** The scheduler's own service, which the application routes call too. */
+  schedules: Pick<ScheduleService, 'create' | 'list' | 'disable'>;
 }

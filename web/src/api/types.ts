@@ -15,6 +15,8 @@ export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type Proxy = Schemas['Proxy'];
 export type ProxyAssignment = Schemas['ProxyAssignment'];
 export type CodeSnapshotWarning = Schemas['CodeSnapshotWarning'];
+export type Schedule = Schemas['Schedule'];
+export type ScheduleOccurrence = Schemas['ScheduleOccurrence'];
 
 type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 export type ResponseOf<P extends keyof paths, M extends keyof paths[P], S extends number = 200> = paths[P][M] extends {

@@ -34,6 +34,7 @@ export const NAV: NavSection[] = [
     items: [
       { label: 'Macros', to: '/macros', icon: CodeIcon, prefix: true, page: lazyPage(() => import('../pages/macros/MacrosPage'), 'MacrosPage') },
       { label: 'Run history', to: '/runs', icon: HistoryIcon, prefix: true, page: lazyPage(() => import('../pages/runs/RunsPage'), 'RunsPage') },
+      { label: 'Schedules', to: '/schedules', icon: HistoryIcon, prefix: true, page: lazyPage(() => import('../pages/schedules/SchedulesPage'), 'SchedulesPage') },
     ],
   },
   {

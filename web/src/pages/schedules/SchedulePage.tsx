@@ -1,0 +1,65 @@
+// One schedule: its rule and next five fire times in its own zone, and what happened at each
+// fire time on each device, newest first, with a link to the run it started.
+import { Anchor, Card, Group, Text } from '@mantine/core';
+import type { ScheduleOccurrence } from '../../api/types';
+import { Link, useLocation } from '../../app/router';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { HistoryIcon } from '../../components/icons';
+import { Loading } from '../../components/Loading';
+import { PageHeader } from '../../components/PageHeader';
+import { pageFrom } from '../../components/Pager';
+import { type Column, ResourceTable } from '../../components/ResourceTable';
+import { StatusBadge } from '../../components/StatusBadge';
+import { exactTime } from '../../components/Time';
+import { useAsync } from '../../lib/use-async';
+import { getSchedule, listOccurrences } from './schedules-api';
+import { scheduleState, target } from './SchedulesPage';
+
+const OUTCOME_COLORS: Record<string, string> = { started: 'completed', skipped: 'stopped', missed: 'failed' };
+
+const COLUMNS: Column<ScheduleOccurrence>[] = [
+  { header: 'Fire time', cell: (o) => <Text size="sm">{exactTime(o.fire_at)}</Text> },
+  { header: 'Device', cell: (o) => <Text size="sm">{o.device_id !== undefined ? `#${o.device_id}` : '—'}</Text> },
+  { header: 'Outcome', cell: (o) => <StatusBadge value={OUTCOME_COLORS[o.outcome] ?? o.outcome} label={o.outcome} /> },
+  { header: 'Reason', cell: (o) => <Text size="sm" className="mono">{o.reason ?? '—'}</Text> },
+  {
+    header: 'Run',
+    cell: (o) =>
+      o.execution_id && o.device_id !== undefined ? (
+        // The run history from this fire time on this device: the run it started comes first.
+        <Anchor component={Link} to={`/runs?device_id=${o.device_id}&since=${encodeURIComponent(o.fire_at)}`} className="mono">{o.execution_id}</Anchor>
+      ) : (
+        <Text size="sm">—</Text>
+      ),
+  },
+];
+
+export function SchedulePage({ params }: { params: Record<string, string> }) {
+  const id = Number(params.id);
+  const page = pageFrom(useLocation().query);
+  const schedule = useAsync(() => getSchedule(id), [id]);
+  const occurrences = useAsync(() => listOccurrences(id, { page, page_size: 25 }), [id, page]);
+  const s = schedule.data;
+  return (
+    <>
+      <PageHeader title={s?.name ?? 'Schedule'} description={s ? `${s.cron} in ${s.timezone}, on ${target(s)}` : undefined} />
+      <ErrorAlert error={schedule.error} title="Could not load the schedule" />
+      {schedule.loading && <Loading />}
+      {s && (
+        <Card mb="lg">
+          <Group gap="sm" mb="xs">{scheduleState(s)}</Group>
+          <Text size="sm" fw={600}>Next fire times</Text>
+          {s.next_fires ? s.next_fires.map((at) => <Text key={at} size="sm" className="mono">{at}</Text>) : <Text size="sm">none while it is disabled</Text>}
+        </Card>
+      )}
+      <ResourceTable
+        noun="occurrence"
+        list={occurrences}
+        columns={COLUMNS}
+        rowKey={(o) => o.id}
+        minWidth={760}
+        empty={{ icon: <HistoryIcon size={22} />, title: 'Nothing has fired yet', body: 'Each fire time appears here per device: started (with its run), skipped (a busy device) or missed (after downtime).' }}
+      />
+    </>
+  );
+}
