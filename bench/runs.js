@@ -103,7 +103,7 @@ async function main() {
       cleanups.push(() => Promise.all(workers.map((worker) => worker.stop())));
     } else {
       // The run worker on the API's loop, with BASE_URL set to where this app listens.
-      const runs = buildRunsModule({ config, db, clock: systemClock, baseUrl: base, log: silent });
+      const runs = buildRunsModule({ config, db, clock: systemClock, baseUrl: base, log: silent, images: app.modules.images.services.screen });
       runs.runWorker.start();
       cleanups.push(() => runs.runWorker.stop());
       cleanups.push(() => runs.close());

@@ -101,6 +101,7 @@ export function buildModules(deps: ModulesDeps) {
     capacity: hostCapacity(devices.services.host),
     // A run checks its device's proxy at launch.
     proxyExit: (userId, deviceId) => proxies.services.runExit.check(userId, deviceId),
+    images: images.services.screen,
   });
   later.runs = runs;
   const mcp = buildMcpModule({
@@ -112,6 +113,7 @@ export function buildModules(deps: ModulesDeps) {
     runLogs: runLogs.services.logs,
     devices: devices.services.devices,
     images: images.services.library,
+    screen: images.services.screen,
     ports: { runs: cloudRunsPort(runs.services.runs), leases: leasesPort(devices.services.leases) },
     log: deps.log,
   });

@@ -20,7 +20,7 @@ let t: TestApp;
 let runs: RunsServices;
 beforeAll(async () => {
   t = await createTestApp({ env: ROOMY_LIMITS });
-  runs = buildRunsModule({ config: { ...t.config, runsDir: tempDir() }, db: t.db, clock: t.clock, baseUrl: await listen(t.app) }).services;
+  runs = buildRunsModule({ config: { ...t.config, runsDir: tempDir() }, db: t.db, clock: t.clock, baseUrl: await listen(t.app), images: t.app.modules.images.services.screen }).services;
 });
 afterAll(async () => {
   await t.close();

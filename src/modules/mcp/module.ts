@@ -8,7 +8,7 @@ import { PACKAGE_VERSION } from '../../http/openapi.js';
 import type { ApiKeyGate, KeyResolver } from '../api-keys/index.js';
 import type { CodeSyncService } from '../code-sync/index.js';
 import type { DeviceService } from '../devices/index.js';
-import type { ImageLibrary } from '../images/index.js';
+import type { ImageLibrary, ScreenImages } from '../images/index.js';
 import type { MacroService } from '../macros/index.js';
 import type { RunLogService } from '../run-logs/index.js';
 import { toolClientGuard } from './credential-guard.js';
@@ -20,6 +20,7 @@ import { ToolCatalog, type ToolLog } from './tool-catalog.js';
 import { registerDeviceTools } from './tools/device-tools.js';
 import { registerMacroTools } from './tools/macro-tools.js';
 import { registerRunTools } from './tools/run-tools.js';
+import { registerScreenTools } from './tools/screen-tools.js';
 import { mcpTransportRoutes } from './transport.js';
 
 export interface McpModuleDeps extends ModuleDeps {
@@ -30,6 +31,7 @@ export interface McpModuleDeps extends ModuleDeps {
   runLogs: RunLogService;
   devices: DeviceService;
   images: ImageLibrary;
+  screen: ScreenImages;
   ports: McpPorts;
   log: ToolLog;
 }
@@ -45,8 +47,9 @@ export function buildMcpModule(deps: McpModuleDeps): BuiltModule<McpServices> {
   const { config, db, clock } = deps;
   const baseUrl = config.baseUrl.replace(/\/+$/, '');
   const catalog = new ToolCatalog(deps.log);
-  const toolDeps = { db: db.kysely, clock, macros: deps.macros, codeSync: deps.codeSync, runLogs: deps.runLogs, devices: deps.devices, images: deps.images, ...deps.ports };
+  const toolDeps = { db: db.kysely, clock, macros: deps.macros, codeSync: deps.codeSync, runLogs: deps.runLogs, devices: deps.devices, images: deps.images, screen: deps.screen, ...deps.ports };
   registerDeviceTools(catalog, toolDeps);
+  registerScreenTools(catalog, toolDeps);
   registerMacroTools(catalog, toolDeps);
   registerRunTools(catalog, toolDeps);
 

@@ -23,7 +23,7 @@ beforeAll(async () => {
   t = await createTestApp({ env: ROOMY_LIMITS });
   const baseUrl = await listen(t.app);
   // The executor of a worker process: its own module instance on the same database.
-  runs = buildRunsModule({ config: { ...t.config, runsDir: tempDir() }, db: t.db, clock: t.clock, baseUrl }).services;
+  runs = buildRunsModule({ config: { ...t.config, runsDir: tempDir() }, db: t.db, clock: t.clock, baseUrl, images: t.app.modules.images.services.screen }).services;
   user = await signUp(t.app);
   key = (await createKey(t.app, user)).key;
 });
