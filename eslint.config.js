@@ -11,7 +11,7 @@ const ROOT = { file: { path: 'src/*.ts' } };
 const layer = (from, forbidden, message) => ({ from: { element: { type: from } }, disallow: { to: forbidden }, message });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'web/src/api/schema.d.ts'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'web/src/api/schema.d.ts', 'clients/typescript/dist/**', 'clients/typescript/src/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -46,6 +46,7 @@ export default tseslint.config(
         { type: 'db', pattern: 'src/db' },
         { type: 'http', pattern: 'src/http' },
         { type: 'module', pattern: 'src/modules/*', capture: ['name'] },
+        { type: 'cli', pattern: 'src/cli' },
       ],
     },
     rules: {
@@ -65,8 +66,9 @@ export default tseslint.config(
             layer('db', [{ element: { type: ['http', 'module'] } }, ROOT], 'db imports no module and no HTTP code.'),
             layer('http', [{ element: { type: 'module' } }, ROOT], 'http imports no module: a module hands its guards and routes to app.ts.'),
             layer('module', [ROOT], 'A module receives what it needs from app.ts through its build function.'),
+            layer('cli', [{ element: { type: ['core', 'db', 'http', 'module'] } }, ROOT], 'The key commands are clients of the public API: they use the SDK (#svc-client), not server code.'),
             // …but every layer above lib may read the settings.
-            { from: { element: { type: ['db', 'http', 'module'] } }, allow: { to: { file: { path: 'src/config.ts' } } } },
+            { from: { element: { type: ['db', 'http', 'module', 'cli'] } }, allow: { to: { file: { path: 'src/config.ts' } } } },
           ],
         },
       ],
@@ -84,6 +86,18 @@ export default tseslint.config(
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  // The SDK (clients/typescript/src) runs in browsers and in Node 20+: fetch and its types,
+  // timers, no Node globals.
+  {
+    files: ['clients/typescript/src/**/*.ts'],
+    languageOptions: {
+      globals: {
+        fetch: 'readonly', Request: 'readonly', Response: 'readonly', Headers: 'readonly', URL: 'readonly', AbortSignal: 'readonly',
+        setTimeout: 'readonly', clearTimeout: 'readonly', globalThis: 'readonly',
+        process: 'off', Buffer: 'off', NodeJS: 'off', console: 'off',
+      },
+    },
   },
   // The web console (web/src) runs in the browser: browser globals, no Node ones. Its build
   // files (web/vite.config.ts, web/build/) run in Node and keep the globals above.

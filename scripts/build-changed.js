@@ -9,6 +9,10 @@
 //            the contents the build information recorded.
 //   console  web/ (sources, index.html, public/, the Vite config and web/build/),
 //            package-lock.json -> dist/console with `vite build`
+//   client   the TypeScript SDK, clients/typescript/ (src/, tsconfig.json, package.json) ->
+//            clients/typescript/dist with `tsc`. The server's `svc runs` and `svc devices`
+//            import it (package.json "imports": #svc-client), so building the server builds
+//            it first.
 // The hash covers the path and bytes of every input file (not modification times: a `touch`
 // or a `git checkout` that changes nothing costs no build, and an edit is never missed). It
 // is taken before the build starts and written beside the built files after the build
@@ -17,8 +21,9 @@
 // again next time. Checking both when nothing changed takes a fraction of a second: it never
 // loads TypeScript or Vite.
 //
-// Usage: node scripts/build-changed.js [server] [console] [--force]
-//   names the parts to check (both by default: `npm start`); `npm run build` is `server`;
+// Usage: node scripts/build-changed.js [server] [console] [client] [--force]
+//   names the parts to check (server and console by default: `npm start`; server brings
+//   client with it); `npm run build` is `server`;
 //   --force builds them whatever the hash says (`npm run build:web` is `console --force`).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -40,8 +45,11 @@ const SKIPPED_DIRS = new Set(['node_modules', '.git']);
  * @property {string} hashFile in outDir
  */
 
-/** @type {Record<'server' | 'console', Target>} */
+/** @typedef {'client' | 'server' | 'console'} TargetName */
+
+/** @type {Record<TargetName, Target>} */
 export const TARGETS = {
+  client: { name: 'client', inputs: ['clients/typescript/src', 'clients/typescript/tsconfig.json', 'clients/typescript/package.json', 'package-lock.json'], outDir: 'clients/typescript/dist', outputs: ['index.js', 'index.d.ts'], hashFile: '.source-hash' },
   server: { name: 'server', inputs: ['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'], outDir: 'dist', outputs: ['main.js', 'server.tsbuildinfo'], hashFile: '.server-source-hash' },
   console: { name: 'console', inputs: ['web', 'package-lock.json'], outDir: 'dist/console', outputs: ['index.html'], hashFile: '.source-hash' },
 };
@@ -107,10 +115,15 @@ export async function buildIfChanged({ root, target, ifChanged, build }) {
   return { built: true, hash };
 }
 
-/** @param {string} root @returns {Record<'server' | 'console', () => Promise<void>>} */
+/** @param {string} root @returns {Record<TargetName, () => Promise<void>>} */
 function realBuilds(root) {
   const require = createRequire(join(root, 'package.json'));
   return {
+    client: async () => {
+      const tsc = require.resolve('typescript/bin/tsc');
+      const result = spawnSync(process.execPath, [tsc, '-p', 'clients/typescript/tsconfig.json'], { cwd: root, stdio: 'inherit' });
+      if (result.status !== 0) throw new Error(`the SDK build failed (tsc exited ${result.status ?? result.signal})`);
+    },
     server: async () => {
       const tsc = require.resolve('typescript/bin/tsc');
       const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
@@ -129,11 +142,15 @@ function realBuilds(root) {
 async function main() {
   const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
   const args = process.argv.slice(2);
-  const named = /** @type {('server' | 'console')[]} */ (args.filter((arg) => arg === 'server' || arg === 'console'));
-  const unknown = args.filter((arg) => arg !== 'server' && arg !== 'console' && arg !== '--force');
-  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (usage: build-changed.js [server] [console] [--force])`);
+  const names = /** @type {TargetName[]} */ (Object.keys(TARGETS));
+  const named = /** @type {TargetName[]} */ (args.filter((arg) => names.includes(/** @type {TargetName} */ (arg))));
+  const unknown = args.filter((arg) => !names.includes(/** @type {TargetName} */ (arg)) && arg !== '--force');
+  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (usage: build-changed.js [server] [console] [client] [--force])`);
+  const wanted = new Set(named.length ? named : ['server', 'console']);
+  // The server imports the SDK's build: it comes first, in the order of TARGETS.
+  if (wanted.has('server')) wanted.add('client');
   const builds = realBuilds(root);
-  for (const name of named.length ? named : /** @type {const} */ (['server', 'console'])) {
+  for (const name of names.filter((n) => wanted.has(n))) {
     const result = await buildIfChanged({ root, target: TARGETS[name], ifChanged: !args.includes('--force'), build: builds[name] });
     if (!result.built) process.stderr.write(`${name} unchanged since its last build: not rebuilt\n`);
   }

@@ -10,7 +10,7 @@ import { buildAdminModule } from './modules/admin/index.js';
 import { buildApiKeysModule } from './modules/api-keys/index.js';
 import { buildBillingModule } from './modules/billing/index.js';
 import { buildCodeSyncModule } from './modules/code-sync/index.js';
-import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type LeaseService } from './modules/devices/index.js';
+import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type LeaseService, repointDevicesProfile } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
 import { buildImagesModule } from './modules/images/index.js';
 import { buildMacrosModule } from './modules/macros/index.js';
@@ -128,7 +128,7 @@ export function buildModules(deps: ModulesDeps) {
     devices,
     executions: buildExecutionsModule(base),
     runLogs,
-    profiles: buildProfilesModule(base),
+    profiles: buildProfilesModule({ ...base, repointDevices: repointDevicesProfile }),
     webhooks: buildWebhooksModule({ ...base, log: deps.log, resolver: deps.resolver }),
     proxies,
     runs,

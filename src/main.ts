@@ -1,20 +1,14 @@
 #!/usr/bin/env node
 // CLI entry: serve | worker | migrate | admin | openapi.
+// The server's parts are imported by the commands that use them, not at the top: `svc runs`
+// and `svc devices` (clients of the API) start without loading the whole service.
 import { randomBytes } from 'node:crypto';
-import pino from 'pino';
-import { buildApp } from './app.js';
-import { allModules, buildModules } from './build-modules.js';
 import { type Config, ConfigError, type LoadedConfig, loadConfig, withSecretKey } from './config.js';
 import type { BackgroundWorker } from './core/worker.js';
-import { type Db, openDatabase, sqliteFileIn } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
-import { connectRedis, redisReady } from './db/redis.js';
+import type { Db } from './db/database.js';
 import { systemClock } from './lib/clock.js';
 import { CliError } from './lib/cli-error.js';
 import { sameUserWarning } from './lib/run-user.js';
-import { runAdminCommand } from './modules/admin/index.js';
-import { runCodeCommand } from './modules/code-sync/index.js';
-import { RunsThread, serveWorkers } from './runs-thread/runs-thread.js';
 
 const USAGE = `Usage: svc <command>
 
@@ -30,15 +24,33 @@ Commands:
   code hash DIR                          print the worktree hash of DIR, zipped as push zips it
   code push DIR --macro ID [--entry P]   upload DIR as the macro's code snapshot
                                          (SVC_API_KEY with macros:run, SVC_BASE_URL)
+  runs start --device ID --macro ID [--arg name=value]... [--follow]
+                                         start a cloud run; --follow prints its log as it
+                                         arrives and exits 0 completed, 1 failed, 2 stopped
+  runs logs EXECUTION_ID [--follow]      a run's log (the newest lines, or every line until
+                                         the run ends)
+  runs stop RUN                          stop a cloud run (its id or execution_id)
+  runs list [--status S] [--device ID] [--macro ID] [--since T] [--until T] [--limit N | --all]
+  devices list [--name T] [--group ID] [--macro ID]
+                                         (runs and devices: SVC_API_KEY, SVC_BASE_URL; --json
+                                         on each for scripts; 3 when the command failed)
   openapi                                print the OpenAPI document as JSON
 `;
 
-function openConfiguredDatabase(config: LoadedConfig): Db {
+async function openConfiguredDatabase(config: LoadedConfig): Promise<Db> {
+  const { openDatabase, sqliteFileIn } = await import('./db/database.js');
   return openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.databaseUrl ? undefined : sqliteFileIn(config.dataDir) });
 }
 
 async function serve(config: Config): Promise<void> {
-  const db = openConfiguredDatabase(config);
+  const [{ buildApp }, { sqliteFileIn }, { migrateToLatest }, { connectRedis, redisReady }, { RunsThread, serveWorkers }] = await Promise.all([
+    import('./app.js'),
+    import('./db/database.js'),
+    import('./db/migrate.js'),
+    import('./db/redis.js'),
+    import('./runs-thread/runs-thread.js'),
+  ]);
+  const db = await openConfiguredDatabase(config);
   await migrateToLatest(db);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   const app = await buildApp({ config, db, clock: systemClock, redis });
@@ -102,10 +114,11 @@ function warnAboutRunUser(config: Config, log: { warn(message: string): void }):
 
 /** Background work only: any number of these run beside `serve` on a shared PostgreSQL. */
 async function worker(config: Config): Promise<void> {
+  const [{ default: pino }, { allModules, buildModules }, { migrateToLatest }] = await Promise.all([import('pino'), import('./build-modules.js'), import('./db/migrate.js')]);
   const log = pino({ level: config.logLevel });
   warnAboutPrivateNetworks(config, log);
   warnAboutRunUser(config, log);
-  const db = openConfiguredDatabase(config);
+  const db = await openConfiguredDatabase(config);
   db.onConnectionError((error) => log.warn({ err: error }, 'a database connection dropped; it will be replaced'));
   await migrateToLatest(db);
   // The same modules `serve` builds, for their workers only: no HTTP server, no Redis.
@@ -135,6 +148,7 @@ async function worker(config: Config): Promise<void> {
 }
 
 async function printOpenApi(config: LoadedConfig): Promise<void> {
+  const [{ buildApp }, { openDatabase }] = await Promise.all([import('./app.js'), import('./db/database.js')]);
   const db = openDatabase({ sqliteFile: ':memory:' });
   // The description needs no stored secret: a throw-away key, so no key file is made.
   const app = await buildApp({ config: { ...config, logLevel: 'silent', secretKey: randomBytes(32) }, db, clock: systemClock });
@@ -153,16 +167,25 @@ async function main(argv: string[]): Promise<void> {
     case 'worker':
       return worker(withSecretKey(config));
     case 'migrate': {
-      const db = openConfiguredDatabase(config);
+      const { migrateToLatest } = await import('./db/migrate.js');
+      const db = await openConfiguredDatabase(config);
       const applied = await migrateToLatest(db);
       await db.close();
       process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Already up to date.\n');
       return;
     }
     case 'admin':
-      return runAdminCommand(config, rest);
+      return (await import('./modules/admin/index.js')).runAdminCommand(config, rest);
     case 'code':
-      return runCodeCommand(config, rest);
+      return (await import('./modules/code-sync/index.js')).runCodeCommand(config, rest);
+    case 'runs':
+    case 'devices': {
+      // Loaded only here: `serve` and `worker` never load the SDK.
+      const cli = await import('./cli/index.js');
+      const run = command === 'runs' ? cli.runRunsCommand : cli.runDevicesCommand;
+      process.exitCode = await run(config, rest, cli.processOutput());
+      return;
+    }
     case 'openapi':
       return printOpenApi({ ...config, baseUrl: 'http://localhost:8080' });
     default:
@@ -171,12 +194,17 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+// The key commands keep 1 and 2 for a followed run's outcome (failed, stopped): any failure
+// of theirs leaves with 3.
+const KEY_COMMANDS = new Set(['runs', 'devices']);
+const keyCommand = KEY_COMMANDS.has(process.argv[2] ?? '');
+
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof CliError) {
     process.stderr.write(`${error.message}\n`);
-    process.exit(error instanceof ConfigError ? 2 : 1);
+    process.exit(keyCommand ? 3 : error instanceof ConfigError ? 2 : error.exitCode);
   }
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
+  process.exit(keyCommand ? 3 : 1);
 });
 

@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findCycles, type ImportEdge, readImportGraph } from './helpers/import-graph.js';
+import { readTableWrites, readTableNames, type TableWrite } from './helpers/table-writes.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -23,6 +24,8 @@ const FORBIDDEN: Record<string, (target: string, path: string) => boolean> = {
   db: (target, path) => isModule(target) || target === 'http' || (target === 'root' && path !== 'src/config.ts'),
   http: (target, path) => isModule(target) || (target === 'root' && path !== 'src/config.ts'),
   module: (target, path) => target === 'root' && path !== 'src/config.ts',
+  // The key commands (`svc runs`, `svc devices`) are clients of the public API, on the SDK.
+  cli: (target, path) => isModule(target) || ['core', 'db', 'http'].includes(target) || (target === 'root' && path !== 'src/config.ts'),
 };
 
 /** Known exceptions to the layering rules: none. */
@@ -87,7 +90,80 @@ describe('the import graph of src/', () => {
   });
 });
 
+/**
+ * Who writes each table (issue 17 §1): only this module, through its front door; other
+ * modules read it through the owner's functions. One line per table: a new module adds its
+ * tables here. `db` is the database layer's own bookkeeping.
+ */
+const TABLE_OWNERS: Record<string, string> = {
+  users: 'modules/accounts',
+  sessions: 'modules/accounts',
+  subscriptions: 'modules/billing',
+  api_keys: 'modules/api-keys',
+  macros: 'modules/macros',
+  macro_setting_profiles: 'modules/profiles',
+  code_snapshots: 'modules/code-sync',
+  code_sync_state: 'modules/code-sync',
+  images: 'modules/code-sync',
+  device_groups: 'modules/devices',
+  devices: 'modules/devices',
+  device_placements: 'modules/devices',
+  device_leases: 'modules/devices',
+  sim_devices: 'modules/devices',
+  apk_labels: 'modules/devices',
+  executions: 'modules/executions',
+  run_counts: 'modules/executions',
+  run_log_batches: 'modules/run-logs',
+  cloud_runs: 'modules/runs',
+  cloud_run_bundles: 'modules/runs',
+  events: 'modules/events',
+  webhook_endpoints: 'modules/webhooks',
+  webhook_deliveries: 'modules/webhooks',
+  proxies: 'modules/proxies',
+  proxy_assignments: 'modules/proxies',
+  proxy_secret_reveals: 'modules/proxies',
+  proxy_usage_samples: 'modules/proxies',
+  proxy_usage_daily: 'modules/proxies',
+  mcp_tokens: 'modules/mcp',
+  named_locks: 'db',
+};
+
+/** A write (insert, update, delete) to a table from outside its owning module. */
+function foreignWrites(writes: TableWrite[]): string[] {
+  return writes.filter((w) => TABLE_OWNERS[w.table] !== layerOf(w.file)).map((w) => `${w.file} writes ${w.table} (owner: ${TABLE_OWNERS[w.table] ?? 'none listed'})`);
+}
+
+describe('the tables of src/db/schema.ts', () => {
+  const writes = readTableWrites(ROOT);
+
+  it('are each listed with one owner', () => {
+    const tables = readTableNames(ROOT);
+    expect(tables.length).toBeGreaterThan(25);
+    expect(tables.filter((table) => !(table in TABLE_OWNERS))).toEqual([]);
+    expect(Object.keys(TABLE_OWNERS).filter((table) => !tables.includes(table))).toEqual([]);
+  });
+
+  it('are written only by their owning module', () => {
+    // A reader that silently found nothing would pass.
+    expect(writes.length).toBeGreaterThan(35);
+    expect(writes).toContainEqual({ file: 'src/modules/executions/history.ts', table: 'executions' });
+    expect(foreignWrites(writes)).toEqual([]);
+  });
+});
+
 describe('the checks themselves', () => {
+  it('find a foreign write, and allow the owner', () => {
+    const writes = [
+      { file: 'src/modules/runs/job/run-transitions.ts', table: 'executions' },
+      { file: 'src/modules/executions/history.ts', table: 'executions' },
+      { file: 'src/modules/images/service.ts', table: 'no_such_table' },
+    ];
+    expect(foreignWrites(writes)).toEqual([
+      'src/modules/runs/job/run-transitions.ts writes executions (owner: modules/executions)',
+      'src/modules/images/service.ts writes no_such_table (owner: none listed)',
+    ]);
+  });
+
   const edge = (from: string, to: string) => ({ from, to });
 
   it('find a cycle, however long, and ignore a chain', () => {
@@ -102,9 +178,11 @@ describe('the checks themselves', () => {
       edge('src/http/guards/install.ts', 'src/modules/accounts/index.ts'),
       edge('src/modules/macros/service.ts', 'src/app.ts'),
       edge('src/modules/macros/index.ts', 'src/modules/runs/index.ts'),
+      edge('src/cli/runs.ts', 'src/modules/runs/index.ts'),
+      edge('src/cli/runs.ts', 'src/core/errors.ts'),
     ];
     expect(frontDoorViolations(bad)).toEqual([label(bad[0])]);
-    expect(layerViolations(bad)).toEqual([label(bad[1]), label(bad[2]), label(bad[3])]);
+    expect(layerViolations(bad)).toEqual([label(bad[1]), label(bad[2]), label(bad[3]), label(bad[5]), label(bad[6])]);
     expect(moduleCycles(bad)).toEqual([['modules/macros', 'modules/runs']]);
   });
 
@@ -116,6 +194,8 @@ describe('the checks themselves', () => {
       edge('src/http/route-auth.ts', 'src/core/context.ts'),
       edge('src/lib/crypto.ts', 'src/core/errors.ts'),
       edge('src/app.ts', 'src/modules/runs/index.ts'),
+      edge('src/cli/runs.ts', 'src/lib/cli-error.ts'),
+      edge('src/cli/runs.ts', 'src/config.ts'),
     ];
     expect([...frontDoorViolations(good), ...layerViolations(good)]).toEqual([]);
   });

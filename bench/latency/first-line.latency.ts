@@ -15,14 +15,20 @@ import { snapshotBody } from '../../test/helpers/zip.js';
 import { bootedCloudDevice, listen } from '../../test/modules/runs/helpers/device.js';
 import { createPinnedRun } from '../../test/modules/runs/helpers/records.js';
 import { removeTempDirs, tempDir } from '../../test/modules/runs/helpers/runner.js';
+import { bootOnHost } from '../../test/modules/runs/helpers/boot-on-host.js';
+import { createDeviceHost, type DeviceHost } from '../../src/modules/devices/index.js';
 
 let t: TestApp;
+let host: DeviceHost;
 let runs: RunsServices;
 beforeAll(async () => {
   t = await createTestApp({ env: ROOMY_LIMITS });
-  runs = buildRunsModule({ config: { ...t.config, runsDir: tempDir() }, db: t.db, clock: t.clock, baseUrl: await listen(t.app), images: t.app.modules.images.services.screen }).services;
+  host = createDeviceHost(t.config, { db: t.db, clock: t.clock });
+  const readiness = bootOnHost({ db: t.db, clock: t.clock, host });
+  runs = buildRunsModule({ config: { ...t.config, runsDir: tempDir() }, db: t.db, clock: t.clock, baseUrl: await listen(t.app), host, readiness, images: t.app.modules.images.services.screen }).services;
 });
 afterAll(async () => {
+  await host.close();
   await t.close();
   removeTempDirs();
 });

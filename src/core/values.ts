@@ -29,6 +29,10 @@ export type RunStatus = ValueOf<typeof RUN_STATUSES>;
 /** A run's type: the kind of the macro it ran, when it started. */
 export const EXECUTION_TYPES = ['block', 'python'] as const;
 export type ExecutionType = ValueOf<typeof EXECUTION_TYPES>;
+export const CLOUD_RUN_STATES = ['launching', 'running', 'finished', 'failed', 'stopping', 'stopped'] as const;
+export type CloudRunState = ValueOf<typeof CLOUD_RUN_STATES>;
+/** A cloud run in these states holds its device: no second run, no lease, no tap from the live view. */
+export const ACTIVE_RUN_STATES = ['launching', 'running', 'stopping'] as const satisfies readonly CloudRunState[];
 /** Not stored: what an accepted code snapshot tells its sender. */
 export const SNAPSHOT_WARNING_CODES = ['entry_defaulted', 'large_file', 'unknown_image'] as const;
 export type SnapshotWarningCode = ValueOf<typeof SNAPSHOT_WARNING_CODES>;

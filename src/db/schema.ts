@@ -2,6 +2,7 @@
 // on SQLite) so comparisons and ordering behave the same on both engines; booleans are 0/1.
 import type { Generated } from 'kysely';
 import type {
+  CloudRunState,
   DeliveryStatus,
   EndpointDisabledReason,
   ExecutionType,
@@ -23,7 +24,7 @@ import type {
 
 // The column unions come from the one list of each (core/values.ts); re-exported for the
 // code that reads them with the table types.
-export type { DeliveryStatus, HostedState, ProxyMode, ProxyScheme, ProxyStatus, RunStatus, SessionType, WebhookScopeMode };
+export type { CloudRunState, DeliveryStatus, HostedState, ProxyMode, ProxyScheme, ProxyStatus, RunStatus, SessionType, WebhookScopeMode };
 
 export interface UsersTable {
   id: Generated<number>;
@@ -368,8 +369,6 @@ export interface ApkLabelsTable {
   version_name: string;
   updated_at: number;
 }
-
-export type CloudRunState = 'launching' | 'running' | 'finished' | 'failed' | 'stopping' | 'stopped';
 
 /** A macro run on a cloud device (decisions.md §10); also the runs' job queue. */
 export interface CloudRunsTable {

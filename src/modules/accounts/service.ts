@@ -4,9 +4,9 @@ import { isUniqueViolation } from '../../db/database.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import type { CallOrigin, ServiceContext } from '../../core/context.js';
 import { ConflictError, NotFoundError, UnauthorizedError } from '../../core/errors.js';
-import { type Clock, DAY_MS, toIso } from '../../lib/clock.js';
+import { type Clock, toIso } from '../../lib/clock.js';
 import { hashPassword, type ScryptParams, verifyPassword } from '../../lib/crypto.js';
-import { loadSubscription, presentSubscription, TRIAL_DAYS } from '../billing/index.js';
+import { loadSubscription, openTrial, presentSubscription } from '../billing/index.js';
 import type { LoginInput, SignupInput } from './schemas.js';
 import { createSession, deleteSession } from './sessions.js';
 
@@ -44,8 +44,7 @@ export class AccountService {
           .values({ email, name: input.name?.trim() || null, password_hash: passwordHash, created_at: now, disabled_at: null })
           .returning(['id', 'email', 'name', 'created_at'])
           .executeTakeFirstOrThrow();
-        const subscription = { status: 'trialing' as const, plan: null, trial_ends_at: now + TRIAL_DAYS * DAY_MS, current_period_end: null };
-        await trx.insertInto('subscriptions').values({ user_id: user.id, ...subscription, updated_at: now }).execute();
+        const subscription = await openTrial(trx, user.id, now);
         const session = await createSession(trx, user.id, now);
         return { user: presentUser(user), session, subscription: presentSubscription(subscription) };
       });

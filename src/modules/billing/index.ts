@@ -2,4 +2,4 @@
 export { type BillingModuleDeps, type BillingServices, buildBillingModule } from './module.js';
 export { Subscription } from './schemas.js';
 export type { SubscriptionCache, SubscriptionChange, SubscriptionService } from './service.js';
-export { isSubscriptionActive, loadSubscription, presentSubscription, type SubscriptionRow, TRIAL_DAYS } from './subscription.js';
+export { isSubscriptionActive, loadSubscription, openTrial, presentSubscription, type SubscriptionRow } from './subscription.js';

@@ -3,7 +3,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, SubscriptionsTable } from '../../db/schema.js';
 import { NotFoundError } from '../../core/errors.js';
-import { type Clock, toIso } from '../../lib/clock.js';
+import { type Clock, DAY_MS, toIso } from '../../lib/clock.js';
 
 /** What the subscription rule reads: the row without its key and bookkeeping. */
 export type SubscriptionRow = Omit<Selectable<SubscriptionsTable>, 'user_id' | 'updated_at'>;
@@ -34,6 +34,13 @@ export async function loadSubscription(db: Kysely<Database>, userId: number): Pr
     .executeTakeFirst();
   if (!row) throw new NotFoundError('No such user.');
   return row;
+}
+
+/** A new account's subscription: a trial of TRIAL_DAYS, written in the sign-up's transaction. */
+export async function openTrial(db: Kysely<Database>, userId: number, now: number): Promise<SubscriptionRow> {
+  const subscription = { status: 'trialing' as const, plan: null, trial_ends_at: now + TRIAL_DAYS * DAY_MS, current_period_end: null };
+  await db.insertInto('subscriptions').values({ user_id: userId, ...subscription, updated_at: now }).execute();
+  return subscription;
 }
 
 /** The operator's change; fields left undefined keep their value. */

@@ -1,6 +1,8 @@
 // `svc code hash DIR` and `svc code push DIR --macro ID`: what a user needs to sync a macro's
-// code from a terminal or a script. Push uploads with SVC_API_KEY to SVC_BASE_URL.
+// code from a terminal or a script. Push uploads with SVC_API_KEY to SVC_BASE_URL, through the
+// TypeScript SDK (clients/typescript) as every key command does.
 import { parseArgs } from 'node:util';
+import { type CodeUploadBody, createSvcClient, SvcApiError, SvcConnectionError } from '#svc-client';
 import { stringify } from 'yaml';
 import type { LoadedConfig as Config } from '../../config.js';
 import { CliError } from '../../lib/cli-error.js';
@@ -21,19 +23,20 @@ async function readFolder(dir: string | undefined): Promise<Worktree> {
   }
 }
 
-async function upload(config: Config, macroId: string, body: object): Promise<unknown> {
+async function upload(config: Config, macroId: number, body: CodeUploadBody): Promise<unknown> {
   if (!config.svcApiKey) throw new CliError('Set SVC_API_KEY to an API key with the macros:run scope.');
-  const url = `${config.svcBaseUrl}/api/macros/${macroId}/code-snapshot`;
-  let response: Response;
+  // Sent once: a 429 or 503 is reported, not waited out, so a person at the terminal decides.
+  const client = createSvcClient({ apiKey: config.svcApiKey, baseUrl: config.svcBaseUrl, retry: false, headers: { 'user-agent': 'svc-cli' } });
   try {
-    response = await fetch(url, { method: 'POST', headers: { 'x-api-key': config.svcApiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return await client.code.upload(macroId, body);
   } catch (error) {
-    const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
-    throw new CliError(`Could not reach the server at ${config.svcBaseUrl} (set SVC_BASE_URL): ${cause}`);
+    if (error instanceof SvcApiError) throw new CliError(`${error.status} ${error.code}: ${error.serviceMessage}`);
+    if (error instanceof SvcConnectionError) {
+      const cause = error.cause as { cause?: { message?: string }; message?: string } | undefined;
+      throw new CliError(`Could not reach the server at ${config.svcBaseUrl} (set SVC_BASE_URL): ${cause?.cause?.message ?? cause?.message ?? error.message}`);
+    }
+    throw error;
   }
-  const payload = (await response.json().catch(() => ({}))) as { message?: string; details?: { code?: string } };
-  if (!response.ok) throw new CliError(`${response.status} ${payload.details?.code ?? ''}: ${payload.message ?? response.statusText}`);
-  return payload;
 }
 
 export async function runCodeCommand(config: Config, args: string[]): Promise<void> {
@@ -49,7 +52,7 @@ export async function runCodeCommand(config: Config, args: string[]): Promise<vo
     if (!values.macro || !/^\d+$/.test(values.macro)) throw new CliError(USAGE);
     const tree = await readFolder(positionals[0]);
     const zip = await zipWorktree(tree.files);
-    const answer = await upload(config, values.macro, {
+    const answer = await upload(config, Number(values.macro), {
       zip_file_base64: zip.toString('base64'),
       worktree_hash: worktreeHash(tree.files),
       ...(values.entry ? { entry_path: values.entry } : {}),

@@ -126,18 +126,27 @@ export const TapBody = Type.Object(
   },
   { additionalProperties: false },
 );
+/** An element of the UI tree (hosts/types.ts UiElement), the one schema every transport answers it with. */
+const UiElementProperties = {
+  element_id: Type.String(),
+  class: Type.String(),
+  text: Type.String(),
+  resource_id: Type.String(),
+  content_desc: Type.String(),
+  bounds: Type.Object({ left: Type.Integer(), top: Type.Integer(), right: Type.Integer(), bottom: Type.Integer() }),
+  clickable: Type.Boolean(),
+  editable: Type.Boolean(),
+  focused: Type.Optional(Type.Boolean()),
+};
+
+/** The element with its centre in device pixels, as the SDK and the tool server answer it (find-element.ts withCenter). */
+export const UiElementWithCenter = Type.Object(
+  { ...UiElementProperties, center: Type.Object({ x: Type.Integer(), y: Type.Integer() }) },
+  { description: 'An element of the UI tree, with its centre in device pixels' },
+);
+
 export const TappedElement = Type.Object(
-  {
-    element_id: Type.String(),
-    class: Type.String(),
-    text: Type.String(),
-    resource_id: Type.String(),
-    content_desc: Type.String(),
-    bounds: Type.Object({ left: Type.Integer(), top: Type.Integer(), right: Type.Integer(), bottom: Type.Integer() }),
-    clickable: Type.Boolean(),
-    editable: Type.Boolean(),
-    focused: Type.Optional(Type.Boolean()),
-  },
+  UiElementProperties,
   { $id: 'TappedElement', description: 'The element the tap landed on (the topmost clickable one), bounds in device pixels' },
 );
 export const TapAnswer = Type.Object({ element: Nullable(TappedElement) }, { $id: 'TapAnswer' });

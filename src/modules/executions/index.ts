@@ -1,7 +1,7 @@
 // The executions module's front door: run history and execution reports.
 export { buildExecutionsModule, type ExecutionsServices } from './module.js';
 export { findRunByExecutionId, presentRun, type RunRecord } from './present.js';
-export { countRun } from './run-counts.js';
+export { endHistory, ERROR_MESSAGE_MAX, openHistory, recordHistoryProxy } from './history.js';
 export type { ExecutionReporter } from './report.js';
 export { ExecutionIdString } from './schemas.js';
 export type { RunHistoryService } from './service.js';

@@ -1,19 +1,17 @@
 // Execution reporting (application only): the first report of an execution_id creates the
 // run, later ones move it from `running` to an ended status. Every change and its event
 // commit together, in one transaction.
-import type { Kysely, Transaction, Updateable } from 'kysely';
-import type { Database, ExecutionsTable, RunStatus } from '../../db/schema.js';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, RunStatus } from '../../db/schema.js';
 import type { ServiceContext } from '../../core/context.js';
 import { ConflictError, type FieldError, ValidationError } from '../../core/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { findOwnedDevice } from '../devices/index.js';
 import { emitEvent } from '../events/index.js';
-import { countRun } from './run-counts.js';
+import { capErrorMessage, type EndedStatus, endHistory, type HistoryProxy, openHistory, recordHistoryProxy } from './history.js';
 import { findOwnedMacro } from '../macros/index.js';
 import { findRunByExecutionId, parseTimestamp, presentRun, type RunRecord, type RunRow } from './present.js';
-import { ERROR_MESSAGE_MAX, type RunReport } from './schemas.js';
-
-type EndedStatus = Exclude<RunStatus, 'running'>;
+import type { RunReport } from './schemas.js';
 
 /** A report whose fields agree with each other, timestamps in milliseconds. */
 interface CheckedReport {
@@ -21,7 +19,7 @@ interface CheckedReport {
   startedAt: number;
   /** Set exactly when the status is an ended one. */
   end: { status: EndedStatus; endedAt: number; exitCode: number | null; errorMessage: string | null } | null;
-  proxy: Pick<Updateable<ExecutionsTable>, 'proxy_exit_ip' | 'proxy_country'>;
+  proxy: HistoryProxy;
 }
 
 function check(report: RunReport): CheckedReport {
@@ -40,7 +38,7 @@ function check(report: RunReport): CheckedReport {
       status: report.status,
       endedAt: parseTimestamp(report.ended_at, 'body.ended_at'),
       exitCode: report.exit_code ?? null,
-      errorMessage: report.error_message === undefined ? null : capText(report.error_message, ERROR_MESSAGE_MAX),
+      errorMessage: report.error_message === undefined ? null : capErrorMessage(report.error_message),
     };
   }
   if (errors.length) throw new ValidationError(errors);
@@ -49,13 +47,6 @@ function check(report: RunReport): CheckedReport {
     ...(report.proxy_country !== undefined ? { proxy_country: report.proxy_country } : {}),
   };
   return { report, startedAt, end, proxy };
-}
-
-/** At most `max` UTF-16 units, never splitting a surrogate pair. */
-function capText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const code = text.charCodeAt(max - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
 function endNotBeforeStart(endedAt: number, startedAt: number): void {
@@ -112,40 +103,18 @@ export class ExecutionReporter {
       throw new ValidationError([{ path: 'body.execution_type', message: `must be ${macro.kind}, the kind of macro ${macro.id}` }]);
     }
     if (end) endNotBeforeStart(end.endedAt, startedAt);
-    const row = await trx
-      .insertInto('executions')
-      .values({
-        user_id: userId,
-        execution_id: report.execution_id,
-        status: report.status,
-        macro_id: macro.id,
-        macro_name: macro.name,
-        device_id: device.id,
-        device_name: device.name,
-        device_port: device.port,
-        group_id: device.group_id,
-        execution_type: report.execution_type,
-        started_at: startedAt,
-        ended_at: end?.endedAt ?? null,
-        duration_ms: end ? end.endedAt - startedAt : null,
-        exit_code: end?.exitCode ?? null,
-        error_message: end?.errorMessage ?? null,
-        proxy_exit_ip: report.proxy_exit_ip ?? null,
-        proxy_country: report.proxy_country ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.columns(['user_id', 'execution_id']).doNothing())
-      .returningAll()
-      .executeTakeFirst();
+    const row = await openHistory(trx, {
+      userId,
+      executionId: report.execution_id,
+      type: report.execution_type,
+      macro: { id: macro.id, name: macro.name },
+      device,
+      startedAt,
+      end,
+      proxy: { proxy_exit_ip: report.proxy_exit_ip ?? null, proxy_country: report.proxy_country ?? null },
+      now,
+    });
     if (!row) return undefined;
-    await countRun(trx, userId, row.status, 1);
-    await trx
-      .updateTable('devices')
-      .set((eb) => ({ run_count: eb('run_count', '+', 1) }))
-      .where('id', '=', device.id)
-      .where('user_id', '=', userId)
-      .execute();
     const record = presentRun(row);
     // A first report that has already ended (a short local run reported once) still tells
     // subscribers that the run started: macro.started, carrying the record as it was while
@@ -167,30 +136,14 @@ export class ExecutionReporter {
     if (!end) {
       // running → running: only the proxy fields may be filled in; no event.
       if (Object.keys(proxy).length === 0) return presentRun(run);
-      const row = await this.updateRunning(trx, run.id, { ...proxy, updated_at: now });
+      const row = await recordHistoryProxy(trx, run.id, proxy, now);
       if (!row) throw alreadyEnded(await this.statusOf(trx, run.id));
       return presentRun(row);
     }
     endNotBeforeStart(end.endedAt, run.started_at);
-    const row = await this.updateRunning(trx, run.id, {
-      ...proxy,
-      status: end.status,
-      ended_at: end.endedAt,
-      duration_ms: end.endedAt - run.started_at,
-      exit_code: end.exitCode,
-      error_message: end.errorMessage,
-      updated_at: now,
-    });
+    const row = await endHistory(trx, run, end, now, proxy);
     if (!row) throw alreadyEnded(await this.statusOf(trx, run.id));
-    await countRun(trx, row.user_id, 'running', -1);
-    await countRun(trx, row.user_id, end.status, 1);
-    const record = presentRun(row);
-    await emitEvent(trx, { userId: row.user_id, type: `macro.${end.status}`, data: record, deviceId: row.device_id, at: now });
-    return record;
-  }
-
-  private updateRunning(trx: Transaction<Database>, id: number, set: Updateable<ExecutionsTable>): Promise<RunRow | undefined> {
-    return trx.updateTable('executions').set(set).where('id', '=', id).where('status', '=', 'running').returningAll().executeTakeFirst();
+    return presentRun(row);
   }
 
   private async statusOf(trx: Transaction<Database>, id: number): Promise<RunStatus> {

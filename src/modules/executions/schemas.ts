@@ -2,9 +2,9 @@ import { type Static, Type } from 'typebox';
 import { PageQuery, Paged } from '../../core/paging.js';
 import { DateTime, Id, StringEnum } from '../../core/schema.js';
 import { EXECUTION_TYPES, RUN_STATUSES } from '../../core/values.js';
+import { ERROR_MESSAGE_MAX } from './history.js';
 
 /** Longer error messages are cut to this many characters, so a long traceback never costs the report. */
-export const ERROR_MESSAGE_MAX = 4000;
 const INT32_MAX = 2_147_483_647;
 export const RunIdParams = Type.Object({ id: Id('The numeric run id') });
 

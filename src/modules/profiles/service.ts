@@ -87,11 +87,18 @@ async function findOwnedProfile(db: Executor, userId: number, profileId: number)
   return row;
 }
 
+/**
+ * The devices module's write that hands a deleted profile's devices to the Default (handed in
+ * by build-modules.ts: devices owns that table, and already depends on this module).
+ */
+export type RepointDevices = (trx: Transaction<Database>, input: { userId: number; from: number; to: number; now: number }) => Promise<void>;
+
 export class ProfileService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: DialectName,
     private readonly clock: Clock,
+    private readonly repointDevices: RepointDevices,
   ) {}
 
   /** Default first, then by name (the same order on both engines), then id. */
@@ -165,7 +172,7 @@ export class ProfileService {
       if (!profile) throw new NotFoundError('No settings profile with this id.');
       if (profile.is_default === 1) throw defaultProtected('deleted');
       const defaultId = await ensureDefaultProfile(trx, userId, profile.macro_id, now);
-      await trx.updateTable('devices').set({ profile_id: defaultId, updated_at: now }).where('profile_id', '=', profileId).where('user_id', '=', userId).execute();
+      await this.repointDevices(trx, { userId, from: profileId, to: defaultId, now });
       const result = await trx.deleteFrom('macro_setting_profiles').where('id', '=', profileId).where('user_id', '=', userId).executeTakeFirst();
       // A concurrent delete of the same profile got there first.
       if (Number(result.numDeletedRows) === 0) throw new NotFoundError('No settings profile with this id.');

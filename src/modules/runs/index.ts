@@ -6,8 +6,8 @@ export { buildRunsModule, RunExecutor, runnerSettingsOf, type RunsModuleDeps, ty
 export { CloudRunService } from './cloud-runs/service.js';
 export type { RunCapacity } from './cloud-runs/capacity.js';
 export { type CloudRunRecord, presentCloudRun } from './cloud-runs/present.js';
-export { CLOUD_RUN_STATES, CloudRun, CloudRunRef } from './cloud-runs/schemas.js';
-export { bootOnHost, type ProxyExit, type ProxyExitCheck, type RunReadiness } from './job/readiness.js';
+export { CloudRun, CloudRunRef } from './cloud-runs/schemas.js';
+export { type ProxyExit, type ProxyExitCheck, type RunReadiness } from './job/readiness.js';
 export { CLOUD_RUN_JOB, CLOUD_RUN_STOP, cloudRunJob, type CloudRunJob } from './job/run-job.js';
 export { createRunWorker, type RunWorker } from './job/run-worker.js';
 export { WORKER_LOST } from './job/run-transitions.js';

@@ -15,7 +15,7 @@ import { cloudRunRoutes } from './cloud-runs/routes.js';
 import { CloudRunService } from './cloud-runs/service.js';
 import { type ClaimedRun, executeRun, type ExecutorDeps } from './executor/execute-run.js';
 import { loadClaimedRun } from './executor/load-claimed-run.js';
-import { bootOnHost, type ProxyExitCheck, type RunReadiness } from './job/readiness.js';
+import type { ProxyExitCheck, RunReadiness } from './job/readiness.js';
 import { cloudRunJob } from './job/run-job.js';
 import { createRunWorker, type RunWorker } from './job/run-worker.js';
 import type { RunOutcome } from './outcome.js';
@@ -32,8 +32,8 @@ export interface RunsModuleDeps {
   host?: DeviceHost;
   /** Where a run's `svc_device` reaches the device RPC; BASE_URL unless a test serves elsewhere. */
   baseUrl?: string;
-  /** Makes a run's device `ready` before it starts; the device lifecycle's, or a direct boot on the host until it is wired. */
-  readiness?: RunReadiness;
+  /** Makes a run's device `ready` before it starts: the device lifecycle's start-and-wait. */
+  readiness: RunReadiness;
   /** Whether a device host can take a run's device at start (the device host's capacity); not asked when absent. */
   capacity?: RunCapacity;
   /** Checks the device's assigned proxy at launch (the proxies module's check). */
@@ -101,7 +101,7 @@ export function buildRunsModule(deps: RunsModuleDeps): {
     kind: cloudRunJob(config),
     executor,
     host,
-    readiness: deps.readiness ?? bootOnHost({ db, clock, host }),
+    readiness: deps.readiness,
     proxyExit: deps.proxyExit,
     name: deps.workerName,
   });

@@ -1,8 +1,7 @@
 // How a run ended, as the cloud run and its history record record it (decisions.md §3, §10):
 // the cloud run's end state with its `state_message`, and the history record's status, exit
 // code and `error_message`, which move together under one execution id.
-/** The run history's cap on `error_message` (executions' ERROR_MESSAGE_MAX), kept here so a message is cut once, where it is made. */
-const ERROR_MESSAGE_MAX = 4000;
+import { ERROR_MESSAGE_MAX } from '../executions/index.js';
 
 export const RUN_END_STATES = ['finished', 'failed', 'stopped'] as const;
 export type RunEndState = (typeof RUN_END_STATES)[number];
@@ -20,6 +19,7 @@ export interface RunOutcome {
   stateMessage: string | null;
 }
 
+/** Cut where the message is made, with an ellipsis, so the history's own cut never applies. */
 const cap = (text: string) => (text.length > ERROR_MESSAGE_MAX ? `${text.slice(0, ERROR_MESSAGE_MAX - 1)}…` : text);
 
 export const finished = (exitCode: number | null = null): RunOutcome => ({ state: 'finished', exitCode, errorMessage: null, stateMessage: null });

@@ -11,11 +11,14 @@ import { ROOMY_LIMITS } from '../../helpers/code-sync.js';
 import { createMacro } from '../../helpers/resources.js';
 import { createKey, signUp, type SignedUpUser, withKey } from '../../helpers/users.js';
 import { snapshotBody } from '../../helpers/zip.js';
+import { createDeviceHost, type DeviceHost } from '../../../src/modules/devices/index.js';
+import { bootOnHost } from './helpers/boot-on-host.js';
 import { bootedCloudDevice, listen } from './helpers/device.js';
 import { createPinnedRun } from './helpers/records.js';
 import { removeTempDirs, tempDir } from './helpers/runner.js';
 
 let t: TestApp;
+let host: DeviceHost;
 let runs: RunsServices;
 let user: SignedUpUser;
 let key: string;
@@ -23,11 +26,13 @@ beforeAll(async () => {
   t = await createTestApp({ env: ROOMY_LIMITS });
   const baseUrl = await listen(t.app);
   // The executor of a worker process: its own module instance on the same database.
-  runs = buildRunsModule({ config: { ...t.config, runsDir: tempDir() }, db: t.db, clock: t.clock, baseUrl, images: t.app.modules.images.services.screen }).services;
+  host = createDeviceHost(t.config, { db: t.db, clock: t.clock });
+  runs = buildRunsModule({ config: { ...t.config, runsDir: tempDir() }, db: t.db, clock: t.clock, baseUrl, host, readiness: bootOnHost({ db: t.db, clock: t.clock, host }), images: t.app.modules.images.services.screen }).services;
   user = await signUp(t.app);
   key = (await createKey(t.app, user)).key;
 });
 afterAll(async () => {
+  await host.close();
   await t.close();
   removeTempDirs();
 });

@@ -12509,13 +12509,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         } | null;
                     };
                 };
@@ -12686,13 +12686,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         };
                     };
                 };
@@ -12863,13 +12863,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         };
                     };
                 };
@@ -13669,13 +13669,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         }[];
                     };
                 };
@@ -13845,13 +13845,13 @@ export interface operations {
                                 right: number;
                                 bottom: number;
                             };
+                            clickable: boolean;
+                            editable: boolean;
+                            focused?: boolean;
                             center: {
                                 x: number;
                                 y: number;
                             };
-                            clickable: boolean;
-                            editable: boolean;
-                            focused?: boolean;
                         } | null;
                     };
                 };

@@ -5,7 +5,8 @@
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../../../core/context.js';
-import { DeviceBusyError, PayloadTooLargeError } from '../../../core/errors.js';
+import { PayloadTooLargeError } from '../../../core/errors.js';
+import { assertDeviceIdle } from '../idle.js';
 import type { Database } from '../../../db/schema.js';
 import { findCloudDevice } from '../cloud-device.js';
 import { type ApkInfo, type DeviceDriver, type DeviceHost, DeviceNotReadyError, type ImageFormat, type InstalledApp, type Screenshot, type UiElement } from '../hosts/index.js';
@@ -82,13 +83,7 @@ export class DeviceActions {
    */
   async tap(ctx: Pick<ServiceContext, 'userId'>, input: { id: number; x: number; y: number }): Promise<{ element: UiElement | null }> {
     const driver = await this.driverFor(ctx, input.id);
-    const run = await this.db
-      .selectFrom('cloud_runs')
-      .select('id')
-      .where('device_id', '=', input.id)
-      .where('state', 'in', ['launching', 'running', 'stopping'])
-      .executeTakeFirst();
-    if (run) throw new DeviceBusyError('This device has an active run; stop the run or wait until it ends, then tap.');
+    await assertDeviceIdle(this.db, { deviceId: input.id, action: 'tap' });
     return { element: await driver.tap(input.x, input.y, { identify: true }) };
   }
 

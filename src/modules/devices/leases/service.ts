@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/database.js';
 import type { ServiceContext } from '../../../core/context.js';
 import { DeviceBusyError, NotFoundError, ValidationError } from '../../../core/errors.js';
+import { assertDeviceIdle } from '../idle.js';
 import type { Clock } from '../../../lib/clock.js';
 import { toIso } from '../../../lib/clock.js';
 import { type DeviceRow, lockCloudDevice } from '../cloud-device.js';
@@ -62,8 +63,7 @@ export class LeaseService {
     const expiresAt = now + minutes * MINUTE;
     const { leaseId, device, fresh } = await this.db.kysely.transaction().execute(async (trx) => {
       const device = await lockCloudDevice(trx, this.db.dialect, ctx.userId, deviceId);
-      const run = await trx.selectFrom('cloud_runs').select('id').where('device_id', '=', deviceId).where('state', 'in', ['launching', 'running', 'stopping']).executeTakeFirst();
-      if (run) throw new DeviceBusyError('This device has an active run; stop the run or wait until it ends, then lease the device.');
+      await assertDeviceIdle(trx, { deviceId, action: 'lease' });
       if (device.hosted_state === 'stopping') throw new DeviceNotReadyError(deviceId);
       const held = await trx.selectFrom('device_leases').selectAll().where('device_id', '=', deviceId).executeTakeFirst();
       const live = held && held.expires_at > now;

@@ -3,6 +3,7 @@
 // which do the slow part (placing, booting, shutting down) under a lease. `waitUntilReady`
 // is for callers that need the device booted (a lease, a cloud run).
 import { NotACloudDeviceError, NotFoundError } from '../../../core/errors.js';
+import { hasActiveRun } from '../idle.js';
 import type { Db } from '../../../db/database.js';
 import type { ServiceContext } from '../../../core/context.js';
 import type { Clock } from '../../../lib/clock.js';
@@ -81,7 +82,7 @@ export class DeviceLifecycle {
     await this.db.kysely.transaction().execute(async (trx) => {
       const row = await lockCloudDevice(trx, this.db.dialect, ctx.userId, deviceId);
       const placed = await trx.selectFrom('device_placements').select('device_id').where('device_id', '=', deviceId).executeTakeFirst();
-      const activeRun = await trx.selectFrom('cloud_runs').select('id').where('device_id', '=', deviceId).where('state', 'in', ['launching', 'running', 'stopping']).executeTakeFirst();
+      const activeRun = await hasActiveRun(trx, deviceId);
       if (row.hosted_state === 'stopped' && !placed && !activeRun && row.locked_by === null) {
         await trx.deleteFrom('devices').where('id', '=', deviceId).execute();
         return;

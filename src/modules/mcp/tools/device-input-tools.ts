@@ -5,7 +5,7 @@
 import { Type } from 'typebox';
 import { NotFoundError, ValidationError } from '../../../core/errors.js';
 import { Nullable } from '../../../core/schema.js';
-import type { UiElement } from '../../devices/index.js';
+import { centerOf, findById, findByText, type UiElement, UiElementWithCenter, withCenter } from '../../devices/index.js';
 import type { DeviceLeases } from '../ports.js';
 import { registerScopedTool, type ToolCatalog } from '../tool-catalog.js';
 import { Bounds, Center, Coordinate, LeaseId, Point } from './schemas.js';
@@ -13,29 +13,9 @@ import { Bounds, Center, Coordinate, LeaseId, Point } from './schemas.js';
 /** Tool clients get JPEG at quality 80 with the longer edge at most 1280 px (decisions.md §9). */
 export const TOOL_SCREENSHOT = { format: 'jpeg', maxEdge: 1280, quality: 80 } as const;
 
-const Element = Type.Object({
-  element_id: Type.String(),
-  text: Type.String(),
-  resource_id: Type.String(),
-  content_desc: Type.String(),
-  class: Type.String(),
-  clickable: Type.Boolean(),
-  bounds: Bounds,
-  center: Center,
-});
+const Element = UiElementWithCenter;
 
-const centerOf = (b: UiElement['bounds']) => ({ x: Math.floor((b.left + b.right) / 2), y: Math.floor((b.top + b.bottom) / 2) });
-
-function present(e: UiElement) {
-  return { element_id: e.element_id, text: e.text, resource_id: e.resource_id, content_desc: e.content_desc, class: e.class, clickable: e.clickable, bounds: e.bounds, center: centerOf(e.bounds) };
-}
-
-/** The element a text names: an exact match first, else the first that contains it, ignoring case. */
-function findByText(elements: UiElement[], text: string): UiElement | undefined {
-  const wanted = text.toLowerCase();
-  const label = (e: UiElement) => e.text || e.content_desc;
-  return elements.find((e) => label(e) === text) ?? elements.find((e) => label(e).toLowerCase().includes(wanted));
-}
+const present = withCenter;
 
 const leaseOnly = Type.Object({ lease_id: LeaseId }, { additionalProperties: false });
 const done = (text: string) => ({ content: [{ type: 'text' as const, text }] });
@@ -75,7 +55,7 @@ export function registerDeviceInputTools(catalog: ToolCatalog, leases: DeviceLea
     name: 'device_tap',
     scope: 'devices:control',
     title: 'Tap',
-    description: 'Taps a point (x and y, device pixels), an element (element_id from device_ui_tree) or the element showing a text (exact match first, else one containing it, ignoring case). Answers the element hit, if any.',
+    description: 'Taps a point (x and y, device pixels), an element (element_id from device_ui_tree) or the element showing a text in its text or content description (spaces around ignored; an exact match first, else one containing it, ignoring case; a clickable one preferred, the element tap_text picks in a macro). Answers the element hit, if any.',
     input: Type.Object(
       { lease_id: LeaseId, x: Type.Optional(Coordinate), y: Type.Optional(Coordinate), element_id: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })), text: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
       { additionalProperties: false },
@@ -90,9 +70,9 @@ export function registerDeviceInputTools(catalog: ToolCatalog, leases: DeviceLea
       let point = { x: input.x ?? 0, y: input.y ?? 0 };
       if (input.x === undefined) {
         const elements = await driver.uiTree();
-        const target = input.element_id !== undefined ? elements.find((e) => e.element_id === input.element_id) : findByText(elements, input.text ?? '');
+        const target = input.element_id !== undefined ? findById(elements, input.element_id) : findByText(elements, input.text ?? '');
         if (!target) throw new NotFoundError(input.element_id !== undefined ? `No element ${input.element_id} on the screen.` : `No element shows the text ${JSON.stringify(input.text)}.`);
-        point = centerOf(target.bounds);
+        point = centerOf(target);
       }
       const hit = await driver.tap(point.x, point.y, { identify: true });
       return { data: { ...point, hit: hit ? present(hit) : null } };

@@ -4,8 +4,7 @@
 // "3" finds the same step in the editor on every pass of a loop). A step that fails ends the
 // run `failed`, its error naming the step's number, path (`steps.4.then.0`) and what went
 // wrong. Stop and RUN_MAX_SECONDS are checked before every step and cut waits short.
-import type { DeviceDriver } from '../../devices/index.js';
-import { findText, tapElement, tapText } from '../device/device-actions.js';
+import { type DeviceDriver, findText, tapElement, tapText } from '../../devices/index.js';
 import { type ImageFinder, imageShows, tapImage } from '../device/image-matching.js';
 import { failed, finished, type RunOutcome, stopped, timeLimitPassed } from '../outcome.js';
 import { describeStep } from './describe-step.js';

@@ -1,21 +1,10 @@
 // The cloud-run refusals of decisions.md §1, each with its status and code.
-import { AppError, DeviceBusyError, NotACloudDeviceError } from '../../../core/errors.js';
+import { AppError, NotACloudDeviceError } from '../../../core/errors.js';
 
 /** 404 `not_a_cloud_device` on a cloud-run route, saying what to do instead. */
 export class NotACloudDeviceForRunError extends NotACloudDeviceError {
   constructor() {
     super('This device is a local device, not a cloud device: cloud runs run only on cloud devices. Run it from the application on the phone instead.');
-  }
-}
-
-/** 409 `device_busy` on a run start: the device has an active run or a lease (they exclude each other, §9). */
-export class DeviceBusyForRunError extends DeviceBusyError {
-  constructor(reason: 'run' | 'lease') {
-    super(
-      reason === 'run'
-        ? 'This cloud device already has an active run. Wait for it to end, or stop it, then start the new run.'
-        : 'This cloud device is leased to a tool client. Wait for the lease to end (or release it), then start the run.',
-    );
   }
 }
 

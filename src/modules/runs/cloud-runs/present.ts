@@ -2,16 +2,15 @@
 // fields only. Outcome, exit code and duration are in the run history under the same
 // `execution_id`.
 import type { Selectable } from 'kysely';
+import { ACTIVE_RUN_STATES } from '../../../core/values.js';
 import type { CloudRunsTable, CloudRunState } from '../../../db/schema.js';
 import { toIso } from '../../../lib/clock.js';
 import { compact } from '../../../lib/compact.js';
 
 export type CloudRunRow = Selectable<CloudRunsTable>;
 
-/** States in which a run holds its device (the partial unique index cloud_runs_device_active_uq). */
-export const ACTIVE_STATES = ['launching', 'running', 'stopping'] as const satisfies readonly CloudRunState[];
-
-export const isActive = (state: CloudRunState) => (ACTIVE_STATES as readonly CloudRunState[]).includes(state);
+/** Whether a run in this state holds its device (core's ACTIVE_RUN_STATES; the partial unique index cloud_runs_device_active_uq). */
+export const isActive = (state: CloudRunState) => (ACTIVE_RUN_STATES as readonly CloudRunState[]).includes(state);
 
 export function presentCloudRun(row: CloudRunRow) {
   return compact({

@@ -1,8 +1,7 @@
 // The cloud-run routes' schemas: one schema per route serves validation, types and OpenAPI.
 import { type Static, Type } from 'typebox';
 import { DateTime, Id, StringEnum } from '../../../core/schema.js';
-
-export const CLOUD_RUN_STATES = ['launching', 'running', 'finished', 'failed', 'stopping', 'stopped'] as const;
+import { CLOUD_RUN_STATES } from '../../../core/values.js';
 
 export const CloudRun = Type.Object(
   {

@@ -2,25 +2,23 @@
 // transaction that creates the run, pins what it runs and creates its history record
 // (status running), so the run and its history never disagree. The run job takes it from
 // there; the wake-up reaches workers when the transaction commits.
-import type { Transaction } from 'kysely';
 import type { Config } from '../../../config.js';
 import type { ServiceContext } from '../../../core/context.js';
 import { NotFoundError } from '../../../core/errors.js';
 import { type Db, isUniqueViolation } from '../../../db/database.js';
 import { lockDeviceRow } from '../../../db/locks.js';
-import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../../lib/clock.js';
 import { randomHex } from '../../../lib/crypto.js';
-import { findOwnedDevice } from '../../devices/index.js';
-import { countRun } from '../../executions/index.js';
+import { assertDeviceIdle, deviceBusyWithRun, findOwnedDevice } from '../../devices/index.js';
+import { openHistory } from '../../executions/index.js';
 import { argumentWords } from '../arguments/command-line.js';
 import type { RunArgs } from '../arguments/merge.js';
 import { resolveRunArgs } from '../arguments/profile-args.js';
 import { bundleForMacro, pinRunBundle } from '../executor/bundle.js';
 import { CLOUD_RUN_JOB } from '../job/run-job.js';
 import type { RunCapacity } from './capacity.js';
-import { DeviceBusyForRunError, NotACloudDeviceForRunError, RunsUnavailableError } from './errors.js';
-import { ACTIVE_STATES, type CloudRunRecord, presentCloudRun } from './present.js';
+import { NotACloudDeviceForRunError, RunsUnavailableError } from './errors.js';
+import { type CloudRunRecord, presentCloudRun } from './present.js';
 import type { StartRunInput } from './schemas.js';
 
 export interface StartDeps {
@@ -32,14 +30,6 @@ export interface StartDeps {
 }
 
 export const newExecutionId = () => `cr_${randomHex(12)}`;
-
-/** 409 `device_busy` when the (locked) device has an active run or an unexpired lease. */
-async function refuseBusy(trx: Transaction<Database>, deviceId: number, now: number): Promise<void> {
-  const run = await trx.selectFrom('cloud_runs').select('id').where('device_id', '=', deviceId).where('state', 'in', ACTIVE_STATES).executeTakeFirst();
-  if (run) throw new DeviceBusyForRunError('run');
-  const lease = await trx.selectFrom('device_leases').select('device_id').where('device_id', '=', deviceId).where('expires_at', '>', now).executeTakeFirst();
-  if (lease) throw new DeviceBusyForRunError('lease');
-}
 
 export async function startRun(deps: StartDeps, ctx: ServiceContext, input: StartRunInput & { deviceId: number }): Promise<CloudRunRecord> {
   const { db, clock } = deps;
@@ -67,7 +57,7 @@ export async function startRun(deps: StartDeps, ctx: ServiceContext, input: Star
     const locked = await lockDeviceRow(trx, db.dialect, userId, device.id);
     // A delete that committed after the read above: the device is already gone for its owner.
     if (!locked || locked.delete_requested_at !== null) throw new NotFoundError('No device with this id.');
-    await refuseBusy(trx, device.id, now);
+    await assertDeviceIdle(trx, { deviceId: device.id, action: 'run', now });
     if (!deps.config.runsEnabled) throw new RunsUnavailableError('Server-side runs are switched off on this service (RUNS_ENABLED=false). Try again later or ask the operator.');
     if (noHost !== null) throw new RunsUnavailableError(`No device host can take this run now: ${noHost}. Try again when a device is free (stopping another cloud device frees its slot).`);
     let run;
@@ -98,40 +88,19 @@ export async function startRun(deps: StartDeps, ctx: ServiceContext, input: Star
         .executeTakeFirstOrThrow();
     } catch (error) {
       // cloud_runs_device_active_uq: another start on this device won (the lock makes this rare).
-      if (isUniqueViolation(error)) throw new DeviceBusyForRunError('run');
+      if (isUniqueViolation(error)) throw deviceBusyWithRun('run');
       throw error;
     }
     await pinRunBundle(trx, run.id, bundle.content);
-    await trx
-      .insertInto('executions')
-      .values({
-        user_id: userId,
-        execution_id: run.execution_id,
-        status: 'running',
-        macro_id: input.macro_id,
-        macro_name: macro?.name ?? null,
-        device_id: locked.id,
-        device_name: locked.name,
-        device_port: locked.port,
-        group_id: locked.group_id,
-        execution_type: bundle.kind,
-        started_at: now,
-        ended_at: null,
-        duration_ms: null,
-        exit_code: null,
-        error_message: null,
-        proxy_exit_ip: null,
-        proxy_country: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await countRun(trx, userId, 'running', 1);
-    await trx
-      .updateTable('devices')
-      .set((eb) => ({ run_count: eb('run_count', '+', 1) }))
-      .where('id', '=', locked.id)
-      .execute();
+    await openHistory(trx, {
+      userId,
+      executionId: run.execution_id,
+      type: bundle.kind,
+      macro: { id: input.macro_id, name: macro?.name ?? null },
+      device: locked,
+      startedAt: now,
+      now,
+    });
     await db.wakeup.notify(trx, CLOUD_RUN_JOB);
     return presentCloudRun(run);
   });

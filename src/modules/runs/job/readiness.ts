@@ -2,9 +2,6 @@
 // first, decisions.md §10) and, when the device has a proxy, the proxy's exit checked. Both
 // belong to other modules (the device lifecycle, proxies), so the run job takes them as
 // small interfaces the wiring fills in.
-import type { Db } from '../../../db/database.js';
-import type { Clock } from '../../../lib/clock.js';
-import type { DeviceHost } from '../../devices/index.js';
 import type { ProxyRoutePlan } from './proxy-route.js';
 
 export interface RunReadiness {
@@ -23,27 +20,3 @@ export interface ProxyExit {
 
 /** The device's assigned proxy checked now; null when it has none. */
 export type ProxyExitCheck = (userId: number, deviceId: number) => Promise<ProxyExit | null>;
-
-/**
- * A stand-in until the device lifecycle is wired in: boots the device on the host directly
- * (a no-op when it is already booted) and marks it `ready`. The lifecycle replaces it with
- * its start job and its wait for `ready`.
- */
-export function bootOnHost(deps: { db: Db; clock: Clock; host: DeviceHost }): RunReadiness {
-  return {
-    async ensureReady(userId, deviceId, signal) {
-      const placement = await deps.host.placement(deviceId);
-      if (placement?.status !== 'ready') {
-        await deps.host.place(deviceId);
-        await deps.host.boot(deviceId, { signal });
-      }
-      await deps.db.kysely
-        .updateTable('devices')
-        .set({ hosted_state: 'ready', hosted_state_message: null, updated_at: deps.clock.now() })
-        .where('id', '=', deviceId)
-        .where('user_id', '=', userId)
-        .where('hosted_state', '!=', 'ready')
-        .execute();
-    },
-  };
-}

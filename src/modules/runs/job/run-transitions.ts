@@ -10,7 +10,7 @@ import { completeJob, updateWhileHeld } from '../../../db/jobs/leases.js';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../../lib/clock.js';
 import { emitEvent } from '../../events/index.js';
-import { countRun, presentRun } from '../../executions/index.js';
+import { endHistory, findRunByExecutionId, presentRun, recordHistoryProxy } from '../../executions/index.js';
 import { HISTORY_STATUS, type RunOutcome } from '../outcome.js';
 import type { CloudRunJob } from './run-job.js';
 
@@ -25,8 +25,6 @@ export const WORKER_LOST = 'worker lost';
 type Trx = Transaction<Database>;
 
 const runRow = (trx: Trx, runId: number) => trx.selectFrom('cloud_runs').selectAll().where('id', '=', runId).executeTakeFirst();
-const historyRow = (trx: Trx, userId: number, executionId: string) =>
-  trx.selectFrom('executions').selectAll().where('user_id', '=', userId).where('execution_id', '=', executionId).executeTakeFirst();
 
 /** The macro's process (or interpreter) has started: `running`, macro.started. A run being stopped stays `stopping`. */
 export async function markRunning(deps: TransitionDeps, lease: Lease): Promise<void> {
@@ -37,7 +35,7 @@ export async function markRunning(deps: TransitionDeps, lease: Lease): Promise<v
     if (!run) return;
     const held = await updateWhileHeld(trx, kind, lease, now, run.state === 'launching' ? { state: 'running', started_at: now, updated_at: now } : { started_at: now, updated_at: now });
     if (!held) return;
-    const history = await historyRow(trx, run.user_id, run.execution_id);
+    const history = await findRunByExecutionId(trx, run.user_id, run.execution_id);
     if (history) await emitEvent(trx, { userId: run.user_id, type: 'macro.started', data: presentRun(history), deviceId: run.device_id, at: now });
   });
 }
@@ -49,39 +47,16 @@ export async function recordProxyExit(deps: TransitionDeps, lease: Lease, exit: 
     const now = clock.now();
     const run = await runRow(trx, lease.id);
     if (!run || !(await updateWhileHeld(trx, kind, lease, now, { updated_at: now }))) return;
-    await trx
-      .updateTable('executions')
-      .set({ proxy_exit_ip: exit.exitIp, proxy_country: exit.country, updated_at: now })
-      .where('user_id', '=', run.user_id)
-      .where('execution_id', '=', run.execution_id)
-      .where('status', '=', 'running')
-      .execute();
+    const history = await findRunByExecutionId(trx, run.user_id, run.execution_id);
+    if (history) await recordHistoryProxy(trx, history.id, { proxy_exit_ip: exit.exitIp, proxy_country: exit.country }, now);
   });
 }
 
 /** Ends the history record like its run, with the terminal event; nothing when it has already ended. */
-async function endHistory(trx: Trx, run: { user_id: number; execution_id: string; device_id: number }, outcome: RunOutcome, now: number): Promise<void> {
-  const history = await historyRow(trx, run.user_id, run.execution_id);
+async function endRunHistory(trx: Trx, run: { user_id: number; execution_id: string }, outcome: RunOutcome, now: number): Promise<void> {
+  const history = await findRunByExecutionId(trx, run.user_id, run.execution_id);
   if (!history || history.status !== 'running') return;
-  const status = HISTORY_STATUS[outcome.state];
-  const row = await trx
-    .updateTable('executions')
-    .set({
-      status,
-      ended_at: now,
-      duration_ms: Math.max(0, now - history.started_at),
-      exit_code: outcome.exitCode,
-      error_message: outcome.errorMessage,
-      updated_at: now,
-    })
-    .where('id', '=', history.id)
-    .where('status', '=', 'running')
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) return;
-  await countRun(trx, run.user_id, 'running', -1);
-  await countRun(trx, run.user_id, status, 1);
-  await emitEvent(trx, { userId: run.user_id, type: `macro.${status}`, data: presentRun(row), deviceId: run.device_id, at: now });
+  await endHistory(trx, history, { status: HISTORY_STATUS[outcome.state], endedAt: now, exitCode: outcome.exitCode, errorMessage: outcome.errorMessage }, now);
 }
 
 /** The run ended (or never started): its end state, history and event; false when the lease was lost. */
@@ -95,7 +70,7 @@ export async function endRun(deps: TransitionDeps, lease: Lease, outcome: RunOut
     const stateMessage = outcome.state === 'stopped' && run.state_message ? run.state_message : outcome.stateMessage;
     const held = await completeJob(trx, kind, lease, now, { state: outcome.state, state_message: stateMessage, finished_at: now, token_hash: null, updated_at: now });
     if (!held) return false;
-    await endHistory(trx, run, outcome, now);
+    await endRunHistory(trx, run, outcome, now);
     return true;
   });
 }

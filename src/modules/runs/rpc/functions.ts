@@ -5,9 +5,8 @@ import type { Static, TSchema } from 'typebox';
 import type { Db } from '../../../db/database.js';
 import { ValidationError } from '../../../core/errors.js';
 import type { Clock } from '../../../lib/clock.js';
-import type { DeviceDriver } from '../../devices/index.js';
 import { emitEvent } from '../../events/index.js';
-import { findText, tapElement, tapText, withCenter } from '../device/device-actions.js';
+import { type DeviceDriver, findText, tapElement, tapText, withCenter } from '../../devices/index.js';
 import { type ImageFinder, IMAGE_THRESHOLD_DEFAULT } from '../device/image-matching.js';
 import { Answers, Bodies, Done, ElementAnswer, EVENT_DATA_MAX_BYTES, FoundElement } from './rpc-schemas.js';
 

@@ -1,6 +1,7 @@
 // Bodies and answers of the device RPC, one schema each, shared by validation, the OpenAPI
 // description and the types of the functions in functions.ts.
 import { type TSchema, Type } from 'typebox';
+import { UiElementWithCenter } from '../../devices/index.js';
 import { Nullable } from '../../../core/schema.js';
 import { MAX_SWIPE_MS } from '../blocks/program-schema.js';
 
@@ -13,21 +14,7 @@ const PackageName = Type.String({ minLength: 1, maxLength: 255, description: 'An
 
 export const Point = Type.Object({ x: Type.Integer(), y: Type.Integer() });
 
-export const Element = Type.Object(
-  {
-    element_id: Type.String(),
-    class: Type.String(),
-    text: Type.String(),
-    resource_id: Type.String(),
-    content_desc: Type.String(),
-    bounds: Type.Object({ left: Type.Integer(), top: Type.Integer(), right: Type.Integer(), bottom: Type.Integer() }),
-    center: Point,
-    clickable: Type.Boolean(),
-    editable: Type.Boolean(),
-    focused: Type.Optional(Type.Boolean()),
-  },
-  { description: 'An element of the UI tree, with its centre in device pixels' },
-);
+export const Element = UiElementWithCenter;
 
 export const ElementAnswer = Type.Object({ element: Nullable(Element) });
 export const FoundElement = Type.Object({ element: Element });

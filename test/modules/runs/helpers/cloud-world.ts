@@ -5,7 +5,8 @@
 import { expect } from 'vitest';
 import type { Config } from '../../../../src/config.js';
 import { SimHost } from '../../../../src/modules/devices/hosts/index.js';
-import { bootOnHost, buildRunsModule, type RunReadiness, type RunWorker } from '../../../../src/modules/runs/index.js';
+import { buildRunsModule, type RunReadiness, type RunWorker } from '../../../../src/modules/runs/index.js';
+import { bootOnHost } from './boot-on-host.js';
 import { createTestApp, type TestApp, type TestAppOptions, type TestStorage } from '../../../helpers/app.js';
 import { ROOMY_LIMITS } from '../../../helpers/code-sync.js';
 import { createCloudDevice, createMacro } from '../../../helpers/resources.js';

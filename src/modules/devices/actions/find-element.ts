@@ -1,8 +1,9 @@
-// What a macro does with a device beyond the driver's primitives, the same way for the SDK
-// (`tap_text`, `tap_element`, `find_text`) and for block programs (`tap` by text or element,
-// `wait_for_text`, `if_text`): find an element in the UI tree and tap its centre.
+// Finding an element on the screen by its text or id and tapping its centre: the one rule for
+// every caller, the SDK (`tap_text`, `tap_element`, `find_text`), block programs (`tap` by text
+// or element, `wait_for_text`, `if_text`) and the tool server (`device_tap`), so an AI client
+// and a macro tap the same element on the same screen.
 import { NotFoundError } from '../../../core/errors.js';
-import type { DeviceDriver, UiElement } from '../../devices/index.js';
+import type { DeviceDriver, UiElement } from '../hosts/types.js';
 
 export interface Point {
   x: number;
@@ -35,6 +36,8 @@ export function findByText(tree: UiElement[], text: string): UiElement | undefin
   return containing.length > 0 ? pick(containing) : undefined;
 }
 
+export const findById = (tree: UiElement[], elementId: string): UiElement | undefined => tree.find((e) => e.element_id === elementId);
+
 export async function findText(driver: DeviceDriver, text: string): Promise<ElementWithCenter | null> {
   const found = findByText(await driver.uiTree(), text);
   return found ? withCenter(found) : null;
@@ -51,7 +54,7 @@ export async function tapText(driver: DeviceDriver, text: string): Promise<Eleme
 
 /** Taps the centre of the element with this id in the current UI tree; 404 `element_not_found` otherwise. */
 export async function tapElement(driver: DeviceDriver, elementId: string): Promise<ElementWithCenter> {
-  const found = (await driver.uiTree()).find((e) => e.element_id === elementId);
+  const found = findById(await driver.uiTree(), elementId);
   if (!found) throw new NotFoundError(`No element with the id "${elementId.slice(0, 200)}" on the screen.`, 'element_not_found');
   const target = withCenter(found);
   await driver.tap(target.center.x, target.center.y);

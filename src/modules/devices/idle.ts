@@ -1,0 +1,37 @@
+// "The device has no active run or lease": the one check behind every 409 `device_busy`
+// (a run start, a lease, a tap from the live view) and behind a delete's "nothing holds it".
+// It reads `cloud_runs`, the runs module's table, here because runs depends on devices and
+// not the other way round; the active states are core's ACTIVE_RUN_STATES, listed once.
+import type { Kysely } from 'kysely';
+import { DeviceBusyError } from '../../core/errors.js';
+import { ACTIVE_RUN_STATES } from '../../core/values.js';
+import type { Database } from '../../db/schema.js';
+
+/** What the caller was about to do, for the refusal's message. */
+export type BusyAction = 'run' | 'lease' | 'tap';
+
+const ACTIVE_RUN_MESSAGES: Record<BusyAction, string> = {
+  run: 'This cloud device already has an active run. Wait for it to end, or stop it, then start the new run.',
+  lease: 'This device has an active run; stop the run or wait until it ends, then lease the device.',
+  tap: 'This device has an active run; stop the run or wait until it ends, then tap.',
+};
+
+export async function hasActiveRun(db: Kysely<Database>, deviceId: number): Promise<boolean> {
+  const run = await db.selectFrom('cloud_runs').select('id').where('device_id', '=', deviceId).where('state', 'in', ACTIVE_RUN_STATES).executeTakeFirst();
+  return run !== undefined;
+}
+
+/** 409 `device_busy` for an active run, as the action would be refused. */
+export const deviceBusyWithRun = (action: BusyAction) => new DeviceBusyError(ACTIVE_RUN_MESSAGES[action]);
+
+/**
+ * 409 `device_busy` when the device has an active run, or, when `now` is given, an unexpired
+ * lease (a lease's own holder extends it instead: the lease service checks that itself).
+ * Called inside the transaction that holds the device's row lock, so a run and a lease never both win.
+ */
+export async function assertDeviceIdle(db: Kysely<Database>, input: { deviceId: number; action: BusyAction; now?: number }): Promise<void> {
+  if (await hasActiveRun(db, input.deviceId)) throw deviceBusyWithRun(input.action);
+  if (input.now === undefined) return;
+  const lease = await db.selectFrom('device_leases').select('device_id').where('device_id', '=', input.deviceId).where('expires_at', '>', input.now).executeTakeFirst();
+  if (lease) throw new DeviceBusyError('This cloud device is leased to a tool client. Wait for the lease to end (or release it), then start the run.');
+}
