@@ -104,7 +104,7 @@ const TABLE_OWNERS: Record<string, string> = {
   macro_setting_profiles: 'modules/profiles',
   code_snapshots: 'modules/code-sync',
   code_sync_state: 'modules/code-sync',
-  images: 'modules/code-sync',
+  images: 'modules/images',
   device_groups: 'modules/devices',
   devices: 'modules/devices',
   device_placements: 'modules/devices',

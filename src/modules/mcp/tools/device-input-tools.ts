@@ -5,10 +5,10 @@
 import { Type } from 'typebox';
 import { NotFoundError, ValidationError } from '../../../core/errors.js';
 import { Nullable } from '../../../core/schema.js';
-import { centerOf, findById, findByText, type UiElement, UiElementWithCenter, withCenter } from '../../devices/index.js';
+import { centerOf, findById, findByText, UiElementWithCenter, withCenter } from '../../devices/index.js';
 import type { DeviceLeases } from '../ports.js';
 import { registerScopedTool, type ToolCatalog } from '../tool-catalog.js';
-import { Bounds, Center, Coordinate, LeaseId, Point } from './schemas.js';
+import { Coordinate, LeaseId, Point } from './schemas.js';
 
 /** Tool clients get JPEG at quality 80 with the longer edge at most 1280 px (decisions.md §9). */
 export const TOOL_SCREENSHOT = { format: 'jpeg', maxEdge: 1280, quality: 80 } as const;
