@@ -135,6 +135,7 @@ export function buildModules(deps: ModulesDeps) {
     capacity: hostCapacity(devices.services.host),
     // A run checks its device's proxy at launch.
     proxyExit: (userId, deviceId) => proxies.services.runExit.check(userId, deviceId),
+    images: images.services.screen,
   });
   later.runs = runs;
   // Explorations hold their device like a lease and ready it through the lifecycle, as runs do.
@@ -175,6 +176,7 @@ export function buildModules(deps: ModulesDeps) {
     devices: devices.services.devices,
     maps: maps.services.maps,
     images: images.services.library,
+    screen: images.services.screen,
     ports: { runs: cloudRunsPort(runs.services.runs), leases: leasesPort(devices.services.leases), schedules: scheduler.services.schedules },
     authoring: authoring.services.sessions,
     log: deps.log,

@@ -137,8 +137,10 @@ def find_image(image_id: str, threshold: float = 0.9) -> list[dict]:
     """Where the library image ``image_id`` shows on the screen: a list of matches
     ``{x, y, w, h, score}``, best first.
 
-    Image matching is not available yet: this raises DeviceError with code
-    ``image_matching_unavailable``.
+    ``x, y`` is the top-left corner in device pixels; tap a match at
+    ``(x + w // 2, y + h // 2)``. Matches hold across screen densities (0.5x to 2x).
+    An empty list means the image does not show now; an id that is not in your
+    image library raises DeviceError with code ``not_found``.
 
     >>> find_image("img_0123456789abcdef")
     """

@@ -23,7 +23,7 @@ class DeviceError(Exception):
 
     ``message`` is a sentence saying what went wrong, ``code`` the service's machine-readable
     code (``text_not_found``, ``validation_failed``, ``device_not_ready``,
-    ``image_matching_unavailable``, ``invalid_run_token``, ...), ``status`` the HTTP status
+    ``invalid_run_token``, ...), ``status`` the HTTP status
     (None when the service could not be reached).
     """
 

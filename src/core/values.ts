@@ -39,7 +39,7 @@ export type SnapshotWarningCode = ValueOf<typeof SNAPSHOT_WARNING_CODES>;
 
 // Image library
 /** How an image came in: uploaded by a person, cut from a device screen, or a menu map's screen thumbnail. */
-export const IMAGE_SOURCES = ['upload', 'crop', 'map'] as const;
+export const IMAGE_SOURCES = ['upload', 'crop'] as const;
 export type ImageSource = ValueOf<typeof IMAGE_SOURCES>;
 export const IMAGE_CONTENT_TYPES = ['image/png', 'image/jpeg'] as const;
 export type ImageContentType = ValueOf<typeof IMAGE_CONTENT_TYPES>;

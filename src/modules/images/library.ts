@@ -23,6 +23,9 @@ const BATCH = 500;
 const RECORD = ['id', 'name', 'width', 'height', 'content_type', 'size_bytes', 'source', 'created_at'] as const;
 type RecordRow = Pick<Selectable<ImagesTable>, (typeof RECORD)[number]>;
 
+/** Whose library a call reads or writes: a ServiceContext, or a run's owner. */
+export type LibraryOwner = Pick<ServiceContext, 'userId'>;
+
 export interface ImageRecord {
   id: string;
   name: string;
@@ -76,7 +79,7 @@ export class ImageLibrary {
   ) {}
 
   /** Checks the picture (413 over 5 MiB, 422 `invalid_image` / `image_too_large`), then stores it under a new id. */
-  async store(ctx: ServiceContext, input: StoreImageInput): Promise<ImageRecord> {
+  async store(ctx: LibraryOwner, input: StoreImageInput): Promise<ImageRecord> {
     const checked = await checkImageBytes(input.bytes);
     const values = {
       user_id: ctx.userId,
@@ -103,14 +106,14 @@ export class ImageLibrary {
   }
 
   /** POST /api/images: the picture arrives as strict base64 (a damaged upload is refused, never decoded into other bytes). */
-  async upload(ctx: ServiceContext, input: { name: string; image_base64: string }): Promise<ImageRecord> {
+  async upload(ctx: LibraryOwner, input: { name: string; image_base64: string }): Promise<ImageRecord> {
     if (decodedLength(input.image_base64) > IMAGE_MAX_BYTES) throw new PayloadTooLargeError(IMAGE_MAX_BYTES);
     const bytes = decodeBase64Strict(input.image_base64);
     if (!bytes) throw new ValidationError([{ path: 'body.image_base64', message: 'must be standard base64 (RFC 4648, padded)' }]);
     return this.store(ctx, { name: input.name, bytes, source: 'upload' });
   }
 
-  async get(ctx: ServiceContext, id: string): Promise<ImageRecord> {
+  async get(ctx: LibraryOwner, id: string): Promise<ImageRecord> {
     if (!IMAGE_ID_PATTERN.test(id)) throw notFound();
     const row = await this.db.selectFrom('images').select(RECORD).where('user_id', '=', ctx.userId).where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound();
@@ -118,7 +121,7 @@ export class ImageLibrary {
   }
 
   /** The stored bytes, exactly as uploaded or cropped. */
-  async content(ctx: ServiceContext, id: string): Promise<ImageContent> {
+  async content(ctx: LibraryOwner, id: string): Promise<ImageContent> {
     if (!IMAGE_ID_PATTERN.test(id)) throw notFound();
     const row = await this.db
       .selectFrom('images')
@@ -130,8 +133,16 @@ export class ImageLibrary {
     return { bytes: Buffer.from(row.content), contentType: row.content_type, sha256: row.sha256 };
   }
 
+  /** The SHA-256 of the image's bytes (an id always names the same bytes), without reading them; 404 like `get`. */
+  async fingerprint(ctx: LibraryOwner, id: string): Promise<string> {
+    if (!IMAGE_ID_PATTERN.test(id)) throw notFound();
+    const row = await this.db.selectFrom('images').select('sha256').where('user_id', '=', ctx.userId).where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound();
+    return row.sha256;
+  }
+
   /** Newest first; `name` is a case-insensitive substring (decisions.md §2). */
-  async list(ctx: ServiceContext, input: ImageListInput) {
+  async list(ctx: LibraryOwner, input: ImageListInput) {
     const page = pageRequest(input);
     let query = this.db.selectFrom('images').where('user_id', '=', ctx.userId);
     if (input.name) query = query.where(containsInsensitive('name', input.name));
@@ -144,7 +155,7 @@ export class ImageLibrary {
   }
 
   /** Deleting an image a macro still names makes that macro's step fail with "no image …"; code sync warns about it on the next upload. */
-  async remove(ctx: ServiceContext, id: string): Promise<void> {
+  async remove(ctx: LibraryOwner, id: string): Promise<void> {
     if (!IMAGE_ID_PATTERN.test(id)) throw notFound();
     const result = await this.db.deleteFrom('images').where('user_id', '=', ctx.userId).where('id', '=', id).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound();
@@ -168,7 +179,7 @@ export class ImageLibrary {
    * it is (ids name immutable pictures, so it is the same one). Answers which ids were copied,
    * which were already there, and which the source does not hold.
    */
-  async copy(_ctx: ServiceContext, fromUserId: number, toUserId: number, ids: readonly string[]) {
+  async copy(_ctx: LibraryOwner, fromUserId: number, toUserId: number, ids: readonly string[]) {
     const wanted = [...new Set(ids)];
     const present = await this.ownedIds(fromUserId, wanted);
     const before = await this.ownedIds(toUserId, wanted);

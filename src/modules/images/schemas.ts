@@ -15,7 +15,7 @@ export const Image = Type.Object(
     height: Type.Integer({ description: 'Read from the picture' }),
     content_type: StringEnum(IMAGE_CONTENT_TYPES),
     size_bytes: Type.Integer(),
-    source: StringEnum(IMAGE_SOURCES, { description: '`upload` (a person uploaded it), `crop` (cut from a device screen), `map` (a menu map screen thumbnail)' }),
+    source: StringEnum(IMAGE_SOURCES, { description: '`upload` (a person uploaded it) or `crop` (cut from a device screen: by template_crop, or a menu map screen thumbnail, decisions.md §13)' }),
     created_at: DateTime(),
   },
   { $id: 'Image' },

@@ -8,7 +8,7 @@ import { PACKAGE_VERSION } from '../../http/openapi.js';
 import type { ApiKeyGate, KeyResolver } from '../api-keys/index.js';
 import type { CodeSyncService } from '../code-sync/index.js';
 import type { DeviceService } from '../devices/index.js';
-import type { ImageLibrary } from '../images/index.js';
+import type { ImageLibrary, ScreenImages } from '../images/index.js';
 import type { MacroService } from '../macros/index.js';
 import type { MapsService } from '../maps/index.js';
 import type { RunLogService } from '../run-logs/index.js';
@@ -25,6 +25,7 @@ import { registerMacroTools } from './tools/macro-tools.js';
 import { registerMapTools } from './tools/map-tools.js';
 import { registerRunTools } from './tools/run-tools.js';
 import { registerScheduleTools } from './tools/schedule-tools.js';
+import { registerScreenTools } from './tools/screen-tools.js';
 import { mcpTransportRoutes } from './transport.js';
 
 export interface McpModuleDeps extends ModuleDeps {
@@ -37,6 +38,7 @@ export interface McpModuleDeps extends ModuleDeps {
   images: ImageLibrary;
   /** map_get reads learned maps through the maps module's service. */
   maps: Pick<MapsService, 'find'>;
+  screen: ScreenImages;
   ports: McpPorts;
   /** The authoring agent's sessions, for the macros:author tools. */
   authoring: AuthoringSessionService;
@@ -54,8 +56,9 @@ export function buildMcpModule(deps: McpModuleDeps): BuiltModule<McpServices> {
   const { config, db, clock } = deps;
   const baseUrl = config.baseUrl.replace(/\/+$/, '');
   const catalog = new ToolCatalog(deps.log);
-  const toolDeps = { db: db.kysely, clock, macros: deps.macros, codeSync: deps.codeSync, runLogs: deps.runLogs, devices: deps.devices, images: deps.images, ...deps.ports };
+  const toolDeps = { db: db.kysely, clock, macros: deps.macros, codeSync: deps.codeSync, runLogs: deps.runLogs, devices: deps.devices, images: deps.images, screen: deps.screen, ...deps.ports };
   registerDeviceTools(catalog, toolDeps);
+  registerScreenTools(catalog, toolDeps);
   registerMacroTools(catalog, toolDeps);
   registerRunTools(catalog, toolDeps);
   registerMapTools(catalog, deps.maps);

@@ -10,6 +10,7 @@ import type { Clock } from '../../lib/clock.js';
 import { createDeviceHost, type DeviceHost } from '../devices/index.js';
 import { blockSchemaRoutes } from './blocks/schema-route.js';
 import type { RunCapacity } from './cloud-runs/capacity.js';
+import type { ImageFinder } from './device/image-matching.js';
 import { cloudRunRoutes } from './cloud-runs/routes.js';
 import { CloudRunService } from './cloud-runs/service.js';
 import { type ClaimedRun, executeRun, type ExecutorDeps } from './executor/execute-run.js';
@@ -39,6 +40,8 @@ export interface RunsModuleDeps {
   /** Checks the device's assigned proxy at launch (the proxies module's check). */
   proxyExit?: ProxyExitCheck;
   log?: JobLog;
+  /** Finds library images on a screen (the images module's ScreenImages): `find_image`, `tap {image_id}`, `if_image`. */
+  images: ImageFinder;
   /** Names the run worker in `locked_by`. */
   workerName?: string;
 }
@@ -92,13 +95,14 @@ export function buildRunsModule(deps: RunsModuleDeps): {
   const log = deps.log ?? silent;
   const ownHost = deps.host === undefined;
   const host = deps.host ?? createDeviceHost(config, { db, clock });
-  const rpc = new DeviceRpc({ db, clock, host });
+  const rpc = new DeviceRpc({ db, clock, host, images: deps.images });
   const executor = new RunExecutor({
     db,
     clock,
     host,
     settings: runnerSettingsOf(config),
     baseUrl: deps.baseUrl ?? config.baseUrl,
+    images: deps.images,
     onLogsLost: (error, lines) => log.error({ err: error, lines }, 'a batch of run log lines could not be stored and was given up'),
   });
   const runs = new CloudRunService({ config, db, clock, capacity: withRequiredSandbox(config, deps.capacity) });

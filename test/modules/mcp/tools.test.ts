@@ -12,7 +12,7 @@ import { useMcpWorld } from './helpers/world.js';
 
 const w = useMcpWorld();
 
-const DEVICE_TOOLS = ['device_list', 'device_lease', 'device_release', 'device_screenshot', 'device_ui_tree', 'device_read_text', 'device_tap', 'device_swipe', 'device_type', 'device_key', 'app_list', 'app_open', 'app_close'];
+const DEVICE_TOOLS = ['device_list', 'device_lease', 'device_release', 'device_screenshot', 'device_ui_tree', 'device_read_text', 'device_tap', 'device_swipe', 'device_type', 'device_key', 'app_list', 'app_open', 'app_close', 'device_find_image', 'template_crop', 'template_list'];
 const RUN_TOOLS = ['macro_list', 'macro_get', 'run_logs', 'run_validate', 'run_start', 'run_get', 'run_stop', 'schedule_create', 'schedule_list', 'schedule_cancel'];
 const MAP_TOOLS = ['map_get'];
 

@@ -1,25 +1,33 @@
 // The block interpreter on a simulated device: every step kind walking the demo app, one log
-// line per step, failures naming the step's path, image steps refused, stop and time-out.
+// line per step, failures naming the step's path, image steps on a cropped template, stop and
+// time-out.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEMO_APP_PACKAGE } from '../../../src/modules/devices/hosts/index.js';
+import { DEMO_APP_PACKAGE, type DeviceDriver } from '../../../src/modules/devices/hosts/index.js';
 import { runBlockProgram } from '../../../src/modules/runs/blocks/interpreter.js';
 import type { Step } from '../../../src/modules/runs/blocks/program-types.js';
 import { parseBlockProgram } from '../../../src/modules/runs/blocks/validate.js';
+import { ImageLibrary, ScreenImages } from '../../../src/modules/images/index.js';
+import { systemClock } from '../../../src/lib/clock.js';
 import { type HostTestDb, openHostTestDb } from '../devices/hosts/helpers/database.js';
 import { bootedSim } from '../devices/hosts/helpers/sim.js';
 
 let t: HostTestDb;
+let images: ScreenImages;
 beforeAll(async () => {
   t = await openHostTestDb();
+  images = new ScreenImages(new ImageLibrary(t.db.kysely, systemClock));
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await images.close();
+  await t.close();
+});
 
-async function run(steps: unknown[], options: { maxSeconds?: number; signal?: AbortSignal } = {}) {
-  const { driver } = await bootedSim(t);
+async function run(steps: unknown[], options: { maxSeconds?: number; signal?: AbortSignal; driver?: DeviceDriver } = {}) {
+  const driver = options.driver ?? (await bootedSim(t)).driver;
   const lines: string[] = [];
   const program = parseBlockProgram({ version: 1, steps }, 'blocks');
   const started = performance.now();
-  const outcome = await runBlockProgram({ program, driver, log: (line) => lines.push(line), maxSeconds: options.maxSeconds ?? 60, signal: options.signal, pollMs: 20 });
+  const outcome = await runBlockProgram({ program, driver, userId: t.userId, images, log: (line) => lines.push(line), maxSeconds: options.maxSeconds ?? 60, signal: options.signal, pollMs: 20 });
   return { outcome, lines, driver, ms: performance.now() - started };
 }
 
@@ -101,11 +109,36 @@ describe('a step that fails ends the run failed, naming its number and path', ()
     expect(ms).toBeLessThan(2000);
   });
 
-  test('steps that need image matching say it is not available', async () => {
-    expect((await run([{ type: 'tap', image_id: 'img_0123456789abcdef' }])).outcome.errorMessage).toBe(
-      'step 1/1 (steps.0) failed: tap image img_0123456789abcdef: image matching is not available yet: find elements by their text or id instead.',
+  test('tap {image_id} and if_image find a template cropped from the screen', async () => {
+    const { driver } = await bootedSim(t);
+    await driver.openApp(DEMO_APP_PACKAGE);
+    // The mug's thumbnail, cut from the catalogue (it sits inside the mug's clickable row).
+    const mug = await images.crop({ userId: t.userId }, driver, { x: 48, y: 630, w: 168, h: 168, name: 'mug' });
+    const { outcome, lines } = await run(
+      [
+        { type: 'if_image', image_id: mug.id, then: [{ type: 'tap', image_id: mug.id }], else: [{ type: 'log', message: 'no mug' }] },
+        { type: 'wait_for_text', text: 'Add to cart', timeout_ms: 2000 },
+        // On the product page the catalogue thumbnail is gone: if_image takes else.
+        { type: 'if_image', image_id: mug.id, threshold: 0.95, then: [{ type: 'log', message: 'still there?' }], else: [{ type: 'log', message: 'gone' }] },
+      ],
+      { driver },
     );
-    expect((await run([{ type: 'log', message: 'a' }, { type: 'if_image', image_id: 'img_0123456789abcdef', then: [] }])).outcome.errorMessage).toMatch(/^step 2\/2 \(steps.1\) failed: if image img_0123456789abcdef shows: image matching is not available yet/);
+    expect(outcome.state, outcome.errorMessage ?? undefined).toBe('finished');
+    expect(lines[0]).toBe(`step 1/7: if image ${mug.id} shows: yes, then`);
+    expect(lines[1]).toBe(`step 2/7: tap image ${mug.id}`);
+    expect(lines.at(-2)).toBe(`step 5/7: if image ${mug.id} shows: no, else`);
+    expect((await driver.currentApp())?.activity).toMatch(/Product|product/);
+  });
+
+  test('an image the library does not hold, or that does not show, fails the step with a clear message', async () => {
+    expect((await run([{ type: 'tap', image_id: 'img_0123456789abcdef' }])).outcome.errorMessage).toBe(
+      'step 1/1 (steps.0) failed: tap image img_0123456789abcdef: No image with this id in your image library.',
+    );
+    const { driver } = await bootedSim(t);
+    await driver.openApp(DEMO_APP_PACKAGE);
+    const mug = await images.crop({ userId: t.userId }, driver, { x: 48, y: 630, w: 168, h: 168, name: 'mug' });
+    await driver.pressKey('HOME');
+    expect((await run([{ type: 'tap', image_id: mug.id }], { driver })).outcome.errorMessage).toMatch(new RegExp(`^step 1/1 \\(steps.0\\) failed: tap image ${mug.id}: The image ${mug.id} does not show on the screen`));
   });
 
   test('an empty program cannot run', async () => {

@@ -1666,7 +1666,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * svc_device.find_image: Where a library image shows on the screen (not available yet)
+         * svc_device.find_image: Where a library image shows on the screen: matches at or above the threshold, best first
          * @description Called by the Python SDK `svc_device` inside a cloud run, with `Authorization: Bearer <SVC_RUN_TOKEN>`. The token opens only its run's device, and only while the run is `launching` or `running`.
          */
         post: operations["runDeviceFindImage"];

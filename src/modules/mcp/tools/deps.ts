@@ -5,7 +5,7 @@ import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { CodeSyncService } from '../../code-sync/index.js';
 import type { DeviceService } from '../../devices/index.js';
-import type { ImageLibrary } from '../../images/index.js';
+import type { ImageLibrary, ScreenImages } from '../../images/index.js';
 import type { MacroService } from '../../macros/index.js';
 import type { RunLogService } from '../../run-logs/index.js';
 import type { McpPorts } from '../ports.js';
@@ -18,4 +18,5 @@ export interface ToolDeps extends McpPorts {
   runLogs: RunLogService;
   devices: DeviceService;
   images: ImageLibrary;
+  screen: ScreenImages;
 }

@@ -1,25 +1,21 @@
-// The tools that drive a leased device (scope devices:control): look (screenshot, UI tree,
-// text), touch (tap, swipe, type, key) and apps (list, open, close). Each resolves its lease
+// The tools that drive a leased device (scope devices:control): look (screenshot, UI tree;
+// text and images are screen-tools.ts), touch (tap, swipe, type, key) and apps (list, open, close). Each resolves its lease
 // first (someone else's or an ended lease is not found) and then calls the host's
 // DeviceDriver, the same driver the device RPC of a run uses.
 import { Type } from 'typebox';
 import { NotFoundError, ValidationError } from '../../../core/errors.js';
 import { Nullable } from '../../../core/schema.js';
-import { centerOf, findById, findByText, type UiElement, UiElementWithCenter, withCenter } from '../../devices/index.js';
+import { centerOf, findById, findByText, UiElementWithCenter, withCenter } from '../../devices/index.js';
 import type { DeviceLeases } from '../ports.js';
 import { registerScopedTool, type ToolCatalog } from '../tool-catalog.js';
-import { Bounds, Center, Coordinate, LeaseId, Point } from './schemas.js';
+import { Coordinate, LeaseId, Point } from './schemas.js';
 
 /** Tool clients get JPEG at quality 80 with the longer edge at most 1280 px (decisions.md §9). */
 export const TOOL_SCREENSHOT = { format: 'jpeg', maxEdge: 1280, quality: 80 } as const;
 
 const Element = UiElementWithCenter;
 
-const TextLine = Type.Object({ text: Type.String(), element_id: Type.String(), bounds: Bounds, center: Center });
-
 const present = withCenter;
-
-const inside = (b: UiElement['bounds'], r: UiElement['bounds']) => b.left >= r.left && b.top >= r.top && b.right <= r.right && b.bottom <= r.bottom;
 
 const leaseOnly = Type.Object({ lease_id: LeaseId }, { additionalProperties: false });
 const done = (text: string) => ({ content: [{ type: 'text' as const, text }] });
@@ -52,24 +48,6 @@ export function registerDeviceInputTools(catalog: ToolCatalog, leases: DeviceLea
     async run(ctx, input) {
       const { driver } = await leases.resolve(ctx, input.lease_id);
       return { data: { elements: (await driver.uiTree()).map(present) } };
-    },
-  });
-
-  registerScopedTool(catalog, {
-    name: 'device_read_text',
-    scope: 'devices:control',
-    title: 'Read the text on screen',
-    description: 'The text on the screen, top to bottom, each line with its bounds and center, from the UI tree; optionally only what lies inside a region (device pixels).',
-    input: Type.Object({ lease_id: LeaseId, region: Type.Optional(Bounds) }, { additionalProperties: false }),
-    output: Type.Object({ lines: Type.Array(TextLine) }),
-    annotations: { readOnlyHint: true },
-    async run(ctx, input) {
-      const { driver } = await leases.resolve(ctx, input.lease_id);
-      const lines = (await driver.uiTree())
-        .filter((e) => (e.text || e.content_desc) && (!input.region || inside(e.bounds, input.region)))
-        .sort((a, b) => a.bounds.top - b.bounds.top || a.bounds.left - b.bounds.left)
-        .map((e) => ({ text: e.text || e.content_desc, element_id: e.element_id, bounds: e.bounds, center: centerOf(e) }));
-      return { data: { lines } };
     },
   });
 

@@ -5,7 +5,7 @@
 // run `failed`, its error naming the step's number, path (`steps.4.then.0`) and what went
 // wrong. Stop and RUN_MAX_SECONDS are checked before every step and cut waits short.
 import { type DeviceDriver, findText, tapElement, tapText } from '../../devices/index.js';
-import { ImageMatchingUnavailableError } from '../device/image-matching.js';
+import { type ImageFinder, imageShows, tapImage } from '../device/image-matching.js';
 import { failed, finished, type RunOutcome, stopped, timeLimitPassed } from '../outcome.js';
 import { describeStep } from './describe-step.js';
 import { DEFAULT_SWIPE_MS, DEFAULT_TEXT_TIMEOUT_MS } from './program-schema.js';
@@ -15,6 +15,10 @@ import { messageOf } from '../../../lib/error-message.js';
 export interface BlockRunInput {
   program: BlockProgram;
   driver: DeviceDriver;
+  /** Whose image library `image_id` steps read: the run's owner. */
+  userId: number;
+  /** Finds library images on the screen (`tap {image_id}`, `if_image`). */
+  images: ImageFinder;
   /** One line per step; the caller ships it to the run log. */
   log: (line: string) => void;
   /** Aborting stops the run (`stopped`). */
@@ -71,8 +75,8 @@ export async function runBlockProgram(input: BlockRunInput): Promise<RunOutcome>
       const label = `step ${numbers.get(step)}/${total}`;
       const description = describeStep(step);
       try {
-        if (step.type === 'if_text') {
-          const shown = (await findText(driver, step.text)) !== null;
+        if (step.type === 'if_text' || step.type === 'if_image') {
+          const shown = step.type === 'if_text' ? (await findText(driver, step.text)) !== null : await imageShows(input.images, input.userId, driver, step.image_id, step.threshold);
           input.log(`${label}: ${description}: ${shown ? 'yes, then' : 'no, else'}${pass}`);
           await run(shown ? step.then : (step.else ?? []), `${here}.${shown ? 'then' : 'else'}`, pass);
           continue;
@@ -97,7 +101,7 @@ export async function runBlockProgram(input: BlockRunInput): Promise<RunOutcome>
       case 'tap':
         if ('text' in step) await tapText(driver, step.text);
         else if ('element_id' in step) await tapElement(driver, step.element_id);
-        else if ('image_id' in step) throw new ImageMatchingUnavailableError();
+        else if ('image_id' in step) await tapImage(input.images, input.userId, driver, step.image_id, step.threshold);
         else await driver.tap(step.x, step.y);
         return;
       case 'swipe':
@@ -121,11 +125,10 @@ export async function runBlockProgram(input: BlockRunInput): Promise<RunOutcome>
         return driver.openApp(step.package);
       case 'close_app':
         return driver.closeApp(step.package);
-      case 'if_image':
-        throw new ImageMatchingUnavailableError();
       case 'log':
         return;
       case 'if_text':
+      case 'if_image':
       case 'repeat':
         throw new Error(`${step.type} is run by the loop`);
     }

@@ -1,10 +1,35 @@
-// Image matching (finding a library image on the screen) comes with the image issue. Until
-// then every caller, the SDK's `find_image` and the block steps `tap` by image and
-// `if_image`, gets the same clear refusal instead of a guess.
-import { AppError } from '../../../core/errors.js';
+// Finding a library image on a run's screen, the same way for the SDK's `find_image` and the
+// block steps `tap {image_id}` and `if_image`. The matching itself is the images module's
+// (ScreenImages, on the vision engines); build-modules.ts hands it in as this port, so a
+// macro and a tool client find the same match on the same screen.
+import { NotFoundError } from '../../../core/errors.js';
+import type { DeviceDriver } from '../../devices/index.js';
 
-export class ImageMatchingUnavailableError extends AppError {
-  constructor() {
-    super(501, 'image_matching_unavailable', 'image matching is not available yet: find elements by their text or id instead.');
-  }
+export interface ImageMatch {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  score: number;
+}
+
+export interface ImageFinder {
+  /** Matches at or above `threshold`, best first, in device pixels; an image not in the owner's library: NotFoundError. */
+  find(owner: { userId: number }, driver: DeviceDriver, input: { imageId: string; threshold?: number }): Promise<ImageMatch[]>;
+}
+
+/** decisions.md §10 (`find_image(image_id, threshold=0.9)`) and §11 (the block steps' `threshold`). */
+export const IMAGE_THRESHOLD_DEFAULT = 0.9;
+
+/** Taps the centre of the best match; 404 `image_not_found` when the image does not show. */
+export async function tapImage(finder: ImageFinder, userId: number, driver: DeviceDriver, imageId: string, threshold = IMAGE_THRESHOLD_DEFAULT): Promise<ImageMatch> {
+  const [best] = await finder.find({ userId }, driver, { imageId, threshold });
+  if (!best) throw new NotFoundError(`The image ${imageId} does not show on the screen (no match scoring ${threshold} or more).`, 'image_not_found');
+  await driver.tap(best.x + Math.floor(best.w / 2), best.y + Math.floor(best.h / 2));
+  return best;
+}
+
+/** Whether the image shows on the screen now (`if_image`). */
+export async function imageShows(finder: ImageFinder, userId: number, driver: DeviceDriver, imageId: string, threshold = IMAGE_THRESHOLD_DEFAULT): Promise<boolean> {
+  return (await finder.find({ userId }, driver, { imageId, threshold })).length > 0;
 }

@@ -13,6 +13,7 @@ import type { Clock } from '../../../lib/clock.js';
 import type { DeviceDriver } from '../../devices/index.js';
 import type { RunArgs } from '../arguments/merge.js';
 import { sha256OfBytes } from '../blocks/canonical-json.js';
+import { type ImageFinder } from '../device/image-matching.js';
 import { runBlockProgram } from '../blocks/interpreter.js';
 import { parseBlockProgram } from '../blocks/validate.js';
 import type { LogSink } from '../logs/log-sink.js';
@@ -24,7 +25,7 @@ import { type PythonRunSettings, runPython } from '../runner/python-run.js';
 
 export const DEVICE_RPC_PATH = '/api/runs/devices';
 
-export type RunRow = Pick<CloudRunsTable, 'execution_id' | 'device_id' | 'macro_kind' | 'entry_path' | 'bundle_sha'> & { id: number };
+export type RunRow = Pick<CloudRunsTable, 'execution_id' | 'user_id' | 'device_id' | 'macro_kind' | 'entry_path' | 'bundle_sha'> & { id: number };
 
 /** Everything one run needs, gathered after the claim (load-claimed-run.ts). */
 export interface ClaimedRun {
@@ -52,6 +53,8 @@ export interface ExecutorDeps {
   baseUrl: string;
   /** A batch the store refused after every retry. */
   onLogsLost?: (error: unknown, lines: number) => void;
+  /** Finds library images on the screen for block steps. */
+  images: ImageFinder;
 }
 
 export async function executeRun(deps: ExecutorDeps, claimed: ClaimedRun): Promise<RunOutcome> {
@@ -94,5 +97,5 @@ async function executeBlocks(deps: ExecutorDeps, claimed: ClaimedRun, logs: LogS
   const program = parseBlockProgram(JSON.parse(claimed.bundle.toString('utf8')), 'blocks');
   if (claimed.signal?.aborted) return stopped();
   await claimed.onStarted?.();
-  return runBlockProgram({ program, driver: claimed.driver, log: (line) => logs.push(line), signal: claimed.signal, maxSeconds: deps.settings.maxSeconds });
+  return runBlockProgram({ program, driver: claimed.driver, userId: claimed.run.user_id, images: deps.images, log: (line) => logs.push(line), signal: claimed.signal, maxSeconds: deps.settings.maxSeconds });
 }

@@ -2,11 +2,9 @@
 // token (not a key or a session), reach the DeviceDriver of that run's device. The token
 // opens only its own run's device, and only while the run is active; any process can answer,
 // since the driver keeps the device's state in shared storage.
-import type { Db } from '../../../db/database.js';
 import { AppError, ForbiddenError } from '../../../core/errors.js';
-import type { Clock } from '../../../lib/clock.js';
 import type { DeviceHost } from '../../devices/index.js';
-import { RPC_FUNCTIONS, type RpcFunctionName, type RunCaller } from './functions.js';
+import { type CallDeps, RPC_FUNCTIONS, type RpcFunctionName, type RunCaller } from './functions.js';
 import { findRunByToken, TOKEN_STATES } from './run-tokens.js';
 
 export class RunTokenError extends AppError {
@@ -15,9 +13,7 @@ export class RunTokenError extends AppError {
   }
 }
 
-export interface DeviceRpcDeps {
-  db: Db;
-  clock: Clock;
+export interface DeviceRpcDeps extends CallDeps {
   host: DeviceHost;
 }
 

@@ -7,7 +7,7 @@ import { ValidationError } from '../../../core/errors.js';
 import type { Clock } from '../../../lib/clock.js';
 import { emitEvent } from '../../events/index.js';
 import { type DeviceDriver, findText, tapElement, tapText, withCenter } from '../../devices/index.js';
-import { ImageMatchingUnavailableError } from '../device/image-matching.js';
+import { type ImageFinder, IMAGE_THRESHOLD_DEFAULT } from '../device/image-matching.js';
 import { Answers, Bodies, Done, ElementAnswer, EVENT_DATA_MAX_BYTES, FoundElement } from './rpc-schemas.js';
 
 /** The run a call comes from, as its token showed. */
@@ -21,6 +21,7 @@ export interface RunCaller {
 export interface CallDeps {
   db: Db;
   clock: Clock;
+  images: ImageFinder;
 }
 
 interface RpcFunction<B extends TSchema | undefined> {
@@ -58,11 +59,12 @@ export const RPC_FUNCTIONS = {
   ui_tree: define({ summary: 'Every element of the front window', body: undefined, answer: Answers.elements, call: async (driver) => ({ elements: (await driver.uiTree()).map(withCenter) }) }),
   find_text: define({ summary: 'The element showing a text, or null', body: Bodies.find_text, answer: ElementAnswer, call: async (driver, { text }) => ({ element: await findText(driver, text) }) }),
   find_image: define({
-    summary: 'Where a library image shows on the screen (not available yet)',
+    summary: 'Where a library image shows on the screen: matches at or above the threshold, best first',
     body: Bodies.find_image,
     answer: Answers.matches,
-    call: async () => {
-      throw new ImageMatchingUnavailableError();
+    call: async (driver, { image_id, threshold }, caller, deps) => {
+      const matches = await deps.images.find({ userId: caller.userId }, driver, { imageId: image_id, threshold: threshold ?? IMAGE_THRESHOLD_DEFAULT });
+      return { matches: matches.map(({ x, y, w, h, score }) => ({ x, y, w, h, score })) };
     },
   }),
   open_app: define({ summary: 'Bring an app to the front', body: Bodies.open_app, answer: Done, call: async (driver, input) => (await driver.openApp(input.package), ok) }),

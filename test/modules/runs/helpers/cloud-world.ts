@@ -54,6 +54,7 @@ export async function cloudWorld(options: TestAppOptions = {}): Promise<CloudWor
         // The proxies module's check, as build-modules wires it.
         proxyExit: (userId, deviceId) => t.app.modules.proxies.services.runExit.check(userId, deviceId),
         log: silentLog,
+        images: t.app.modules.images.services.screen,
       });
       module.runWorker.start();
       workers.push(module.runWorker);
