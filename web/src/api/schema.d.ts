@@ -2566,10 +2566,10 @@ export interface components {
             content_type: "image/png" | "image/jpeg";
             size_bytes: number;
             /**
-             * @description `upload` (a person uploaded it), `crop` (cut from a device screen), `map` (a menu map screen thumbnail)
+             * @description `upload` (a person uploaded it) or `crop` (cut from a device screen: by template_crop, or a menu map screen thumbnail, decisions.md §13)
              * @enum {string}
              */
-            source: "upload" | "crop" | "map";
+            source: "upload" | "crop";
             /** Format: date-time */
             created_at: string;
         };
@@ -5134,7 +5134,7 @@ export interface operations {
                 /** @description Case-insensitive substring of the name */
                 name?: string;
                 /** @description Only images that came in this way */
-                source?: "upload" | "crop" | "map";
+                source?: "upload" | "crop";
             };
             header?: never;
             path?: never;
@@ -5249,10 +5249,10 @@ export interface operations {
                         content_type: "image/png" | "image/jpeg";
                         size_bytes: number;
                         /**
-                         * @description `upload` (a person uploaded it), `crop` (cut from a device screen), `map` (a menu map screen thumbnail)
+                         * @description `upload` (a person uploaded it) or `crop` (cut from a device screen: by template_crop, or a menu map screen thumbnail, decisions.md §13)
                          * @enum {string}
                          */
-                        source: "upload" | "crop" | "map";
+                        source: "upload" | "crop";
                         /** Format: date-time */
                         created_at: string;
                     };
@@ -5362,10 +5362,10 @@ export interface operations {
                         content_type: "image/png" | "image/jpeg";
                         size_bytes: number;
                         /**
-                         * @description `upload` (a person uploaded it), `crop` (cut from a device screen), `map` (a menu map screen thumbnail)
+                         * @description `upload` (a person uploaded it) or `crop` (cut from a device screen: by template_crop, or a menu map screen thumbnail, decisions.md §13)
                          * @enum {string}
                          */
-                        source: "upload" | "crop" | "map";
+                        source: "upload" | "crop";
                         /** Format: date-time */
                         created_at: string;
                     };
