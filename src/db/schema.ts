@@ -23,7 +23,8 @@ import type {
 } from '../core/values.js';
 import type { MapExplorationsTable, MenuMapScreensTable, MenuMapsTable, MenuMapTransitionsTable } from './schema-maps.js';
 import type { AuthoringMessagesTable, AuthoringSessionsTable, CreditAllowancesTable, CreditChargesTable } from './schema-authoring.js';
-import type { OCCURRENCE_OUTCOMES, SCHEDULE_TARGETS } from '../core/values.js';
+import type { MarketplaceListingsTable, MarketplaceListingTagsTable, MarketplaceReviewsTable, MarketplaceVersionsTable } from './schema-marketplace.js';
+import type { ScheduleOccurrencesTable, SchedulesTable } from './schema-scheduler.js';
 
 // The column unions come from the one list of each (core/values.ts); re-exported for the
 // code that reads them with the table types.
@@ -202,67 +203,6 @@ export interface CodeBlobsTable {
   zip: Buffer;
   size_bytes: number;
   created_at: number;
-}
-
-export interface MarketplaceListingsTable {
-  id: Generated<number>;
-  user_id: number;
-  /** The author's macro new versions are frozen from; null once the author deleted it. */
-  macro_id: number | null;
-  kind: MacroKind;
-  title: string;
-  summary: string;
-  description: string;
-  /** JSON array of tags; `tags_text` holds them space-separated for the text index. */
-  tags: string;
-  tags_text: string;
-  visible: number;
-  /** Set when the operator hides the listing; nobody can see it but its author, nobody can install it. */
-  hidden_at: number | null;
-  hidden_reason: string | null;
-  latest_version: number;
-  installs: Generated<number>;
-  rating_sum: Generated<number>;
-  rating_count: Generated<number>;
-  /** When the latest version was published. */
-  published_at: number;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface MarketplaceListingTagsTable {
-  listing_id: number;
-  tag: string;
-}
-
-/** A frozen version: a code version names its zip in `code_blobs`, a block version holds its program. */
-export interface MarketplaceVersionsTable {
-  id: Generated<number>;
-  listing_id: number;
-  version: number;
-  notes: string | null;
-  worktree_hash: string | null;
-  entry_path: string | null;
-  size_bytes: number | null;
-  file_count: number | null;
-  zip_sha256: string | null;
-  blocks: string | null;
-  bundle_sha: string | null;
-  /** JSON object: the author's Default profile arguments when the version was published. */
-  args: string;
-  /** JSON array of the image ids the version's code or program references. */
-  image_ids: string;
-  published_at: number;
-}
-
-export interface MarketplaceReviewsTable {
-  id: Generated<number>;
-  listing_id: number;
-  user_id: number;
-  stars: number;
-  text: string;
-  created_at: number;
-  updated_at: number;
 }
 
 /** Which snapshot is a code macro's current one; no row until its first sync. */
@@ -487,44 +427,6 @@ export interface DeviceLeasesTable {
   updated_at: number;
 }
 
-/** Schedules (migration 0014): a queue table; null macro/device/group ids mean it was deleted. */
-export interface SchedulesTable {
-  id: Generated<number>;
-  user_id: number;
-  name: string;
-  macro_id: number | null;
-  target: (typeof SCHEDULE_TARGETS)[number];
-  device_id: number | null;
-  group_id: number | null;
-  cron: string;
-  timezone: string;
-  /** JSON object, or null for none. */
-  args: string | null;
-  enabled: number;
-  disabled_reason: string | null;
-  next_fire_at: number | null;
-  last_fire_at: number | null;
-  streak_from: number;
-  locked_until: number | null;
-  locked_by: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-/** One fire time of a schedule on one device (migration 0014); device_id 0 when a group had none. */
-export interface ScheduleOccurrencesTable {
-  id: Generated<number>;
-  schedule_id: number;
-  fire_at: number;
-  device_id: number;
-  outcome: (typeof OCCURRENCE_OUTCOMES)[number];
-  reason: string | null;
-  execution_id: string | null;
-  run_id: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
 /** Tool-server tokens (migration 0011): SHA-256 of the token, the key it was minted from. */
 export interface McpTokensTable {
   token_hash: string;
@@ -594,3 +496,5 @@ export interface Database {
   schedules: SchedulesTable;
   schedule_occurrences: ScheduleOccurrencesTable;
 }
+
+export type { MarketplaceListingsTable, MarketplaceListingTagsTable, MarketplaceReviewsTable, MarketplaceVersionsTable, ScheduleOccurrencesTable, SchedulesTable };
