@@ -58,6 +58,9 @@ beforeAll(async () => {
       // Never reached (proxy checks stop at the address rule), and nothing listens there anyway.
       PROXY_CHECK_URL: 'http://127.0.0.1:9/ip',
       PROXY_CHECK_TIMEOUT_MS: '100',
+      // Authoring on, so its routes are walked for real (without it they all answer 503); this app
+      // runs no workers, so no session ever calls the model, and nothing listens there anyway.
+      AUTHOR_LLM_URL: 'http://127.0.0.1:9/v1',
     },
   });
   world = await seedWorld(t);

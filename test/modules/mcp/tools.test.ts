@@ -15,15 +15,17 @@ const w = useMcpWorld();
 const DEVICE_TOOLS = ['device_list', 'device_lease', 'device_release', 'device_screenshot', 'device_ui_tree', 'device_read_text', 'device_tap', 'device_swipe', 'device_type', 'device_key', 'app_list', 'app_open', 'app_close', 'device_find_image', 'template_crop', 'template_list'];
 const RUN_TOOLS = ['macro_list', 'macro_get', 'run_logs', 'run_validate', 'run_start', 'run_get', 'run_stop', 'schedule_create', 'schedule_list', 'schedule_cancel'];
 const MAP_TOOLS = ['map_get'];
+const AUTHOR_TOOLS = ['authoring_start', 'authoring_follow', 'authoring_answer', 'authoring_stop', 'macro_scaffold', 'macro_install_code'];
 
 describe('scopes', () => {
   test('tools/list shows exactly what each key may call, with input and output schemas', async () => {
     const names = async (scopes?: string[]) => (await (await w.clientFor(w.owner, scopes)).listTools()).tools.map((tool) => tool.name).sort();
     expect(await names(['devices:control'])).toEqual([...DEVICE_TOOLS].sort());
     expect(await names(['macros:run'])).toEqual([...RUN_TOOLS].sort());
-    expect(await names(['runs:read', 'macros:author'])).toEqual([]);
+    expect(await names(['runs:read'])).toEqual([]);
+    expect(await names(['macros:author'])).toEqual([...AUTHOR_TOOLS].sort());
     expect(await names(['maps:read'])).toEqual(MAP_TOOLS);
-    expect(await names()).toEqual([...DEVICE_TOOLS, ...RUN_TOOLS, ...MAP_TOOLS].sort());
+    expect(await names()).toEqual([...DEVICE_TOOLS, ...RUN_TOOLS, ...MAP_TOOLS, ...AUTHOR_TOOLS].sort());
     const { tools } = await (await w.clientFor(w.owner)).listTools();
     const tree = tools.find((tool) => tool.name === 'device_ui_tree');
     expect(tree?.inputSchema).toMatchObject({ type: 'object', required: ['lease_id'] });

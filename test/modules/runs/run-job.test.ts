@@ -152,7 +152,7 @@ describe('stop', () => {
 });
 
 describe('a block run', () => {
-  test('runs a program with every step kind, one log line per step; a step that needs images fails naming its path', async () => {
+  test('runs a program with every step kind, one log line per step; a step naming an image the library does not hold fails naming its path', async () => {
     const steps = [
       { type: 'open_app', package: DEMO_APP_PACKAGE },
       { type: 'wait_for_text', text: 'Corner Shop', timeout_ms: 2000 },
@@ -184,7 +184,7 @@ describe('a block run', () => {
     const images = await blockMacro(w, { version: 1, steps: [{ type: 'log', message: 'a' }, { type: 'if_image', image_id: 'img_0123456789abcdef', then: [] }] });
     const failed = await startRun(w, deviceId, { macro_id: images });
     const result = await ended(w, failed.id);
-    expect(result.run).toMatchObject({ state: 'failed', state_message: expect.stringMatching(/^step 2\/2 \(steps.1\) failed: if image img_0123456789abcdef shows: image matching is not available yet/) });
+    expect(result.run).toMatchObject({ state: 'failed', state_message: expect.stringMatching(/^step 2\/2 \(steps.1\) failed: if image img_0123456789abcdef shows: No image with this id in your image library\./) });
     expect(result.history.error_message).toBe(result.run.state_message);
   });
 });

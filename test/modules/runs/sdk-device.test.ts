@@ -101,7 +101,7 @@ describe('svc_device, walking the Corner Shop', () => {
       'missing: None',
       'error: 404 text_not_found No element on the screen shows the text "No such words anywhere".',
       'error: 404 element_not_found No element with the id "nope" on the screen.',
-      'error: 501 image_matching_unavailable image matching is not available yet: find elements by their text or id instead.',
+      'error: 404 not_found No image with this id in your image library.',
       'error: 422 validation_failed Validation failed: key is not an Android key name (for example BACK, HOME, ENTER, APP_SWITCH, DEL); got "NOT_A_KEY".',
       'error: 404 app_not_installed The app com.nope.app is not installed on this device.',
       'error: 422 validation_failed Validation failed: x must be a whole number from 0 to 1079 (the screen is 1080×2400).',
