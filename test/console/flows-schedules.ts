@@ -1,6 +1,6 @@
-// Schedules: one made through the API on a new cloud device fires within the minute (the
-// app's own scheduler, run and lifecycle workers, started by the cloud flow), and the console
-// lists it with its next fire time, then shows the occurrence with a link to its run.
+// Schedules: one made through the API on a new cloud device; the console lists it with its
+// next fire time and opens its page (next fire times, occurrences). Firing itself, and the
+// occurrence's link to its run, are tested without a browser (test/modules/scheduler/firing.test.ts).
 import { expect } from 'vitest';
 import { checkPage } from './harness.js';
 import { openFromNav, type World } from './world.js';
@@ -23,10 +23,5 @@ export async function schedules(w: World): Promise<void> {
 
   await row.getByRole('link', { name: 'Every minute' }).click();
   await expect.poll(() => page.getByText('Next fire times').isVisible()).toBe(true);
-  // The fire time comes within the minute; the run's link names its execution_id.
-  await expect.poll(() => page.reload().then(() => page.getByRole('link', { name: /^cr_[0-9a-f]{24}$/ }).count()), { timeout: 90_000, interval: 5_000 }).toBeGreaterThan(0);
-  await expect.poll(() => page.getByRole('row', { name: /started/ }).count()).toBeGreaterThan(0);
   await checkPage(page, 'schedule-occurrences');
-  await page.getByRole('link', { name: /^cr_[0-9a-f]{24}$/ }).first().click();
-  await expect.poll(() => page.getByRole('row', { name: /cr_[0-9a-f]{24}/ }).count()).toBeGreaterThan(0);
 }
