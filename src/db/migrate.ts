@@ -71,6 +71,19 @@ async function migratorFor(db: Db): Promise<Migrator> {
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
+  // Kysely looks for its migration table by listing every table of the database; on PostgreSQL
+  // a schema created or dropped by another process at that moment can fail the listing with
+  // 42P01 (undefined_table). Nothing has been migrated then, so trying again is safe.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateOnce(db);
+    } catch (error) {
+      if (attempt >= 3 || (error as { code?: unknown }).code !== '42P01') throw error;
+    }
+  }
+}
+
+async function migrateOnce(db: Db): Promise<string[]> {
   const { error, results } = await (await migratorFor(db)).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
