@@ -1,26 +1,18 @@
 // The agent's device tools (decisions.md §13): the §12 device tools on the session's leased
 // device, answered as short text for the model. Password fields are masked where the tree
 // is read, so a typed password never reaches a prompt.
-import type { DeviceDriver, UiElement } from '../../devices/index.js';
+import { centerOf, type DeviceDriver, findByText, type UiElement } from '../../devices/index.js';
 import { isPasswordField } from './redact.js';
 import { type ToolOutcome, toolError as refused } from './tool-outcome.js';
 
 /** What the model is shown: JPEG, longer edge at most 1280 px, as tool clients get it (§9). */
 const MODEL_SCREENSHOT = { format: 'jpeg', maxEdge: 1280, quality: 80 } as const;
 
-const centerOf = (b: UiElement['bounds']) => ({ x: Math.floor((b.left + b.right) / 2), y: Math.floor((b.top + b.bottom) / 2) });
 const inside = (b: UiElement['bounds'], r: UiElement['bounds']) => b.left >= r.left && b.top >= r.top && b.right <= r.right && b.bottom <= r.bottom;
 const textOf = (e: UiElement) => (isPasswordField(e) && e.editable ? '[password field]' : e.text);
 
 function describe(e: UiElement) {
-  return { element_id: e.element_id, text: textOf(e), resource_id: e.resource_id, content_desc: e.content_desc, class: e.class, clickable: e.clickable, bounds: e.bounds, center: centerOf(e.bounds) };
-}
-
-/** The element a text names: an exact match first, else the first that contains it, ignoring case (as device_tap does for tool clients). */
-function findByText(elements: UiElement[], text: string): UiElement | undefined {
-  const wanted = text.toLowerCase();
-  const label = (e: UiElement) => e.text || e.content_desc;
-  return elements.find((e) => label(e) === text) ?? elements.find((e) => label(e).toLowerCase().includes(wanted));
+  return { element_id: e.element_id, text: textOf(e), resource_id: e.resource_id, content_desc: e.content_desc, class: e.class, clickable: e.clickable, bounds: e.bounds, center: centerOf(e) };
 }
 
 const ok = (content: string, summary: string): ToolOutcome => ({ content, summary });
@@ -44,7 +36,7 @@ export async function runDeviceTool(name: string, args: Args, driver: DeviceDriv
       const lines = (await driver.uiTree())
         .filter((e) => (textOf(e) || e.content_desc) && (!region || inside(e.bounds, region)))
         .sort((a, b) => a.bounds.top - b.bounds.top || a.bounds.left - b.bounds.left)
-        .map((e) => ({ text: textOf(e) || e.content_desc, element_id: e.element_id, center: centerOf(e.bounds) }));
+        .map((e) => ({ text: textOf(e) || e.content_desc, element_id: e.element_id, center: centerOf(e) }));
       return ok(JSON.stringify({ lines }), `${lines.length} lines`);
     }
     case 'device_tap':
@@ -84,7 +76,7 @@ async function tap(args: Args, driver: DeviceDriver): Promise<ToolOutcome> {
     const elements = await driver.uiTree();
     const target = args.element_id !== undefined ? elements.find((e) => e.element_id === args.element_id) : findByText(elements, args.text as string);
     if (!target) return refused(args.element_id !== undefined ? `no element ${String(args.element_id)} on screen; read device_ui_tree again.` : `no element showing "${String(args.text)}" on screen.`);
-    point = centerOf(target.bounds);
+    point = centerOf(target);
   }
   const hit = await driver.tap(point.x, point.y);
   const what = hit ? `${hit.element_id}${hit.text ? ` "${textOf(hit)}"` : ''}` : 'nothing clickable';
