@@ -25,7 +25,7 @@ import { authoring } from './migrations/0018_authoring.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
-/** In name order; the next one is 0016. */
+/** In name order; the next one is 0019. */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_accounts': accounts,
   '0002_resources': resources,
@@ -73,15 +73,21 @@ async function migratorFor(db: Db): Promise<Migrator> {
 export async function migrateToLatest(db: Db): Promise<string[]> {
   // Kysely looks for its migration table by listing every table of the database; on PostgreSQL
   // a schema created or dropped by another process at that moment can fail the listing with
-  // 42P01 (undefined_table). Nothing has been migrated then, so trying again is safe.
+  // 42P01 (undefined_table) or 3F000 (invalid_schema_name, naming the other process's schema).
+  // Nothing has been migrated then, so trying again is safe.
   for (let attempt = 1; ; attempt++) {
     try {
       return await migrateOnce(db);
     } catch (error) {
-      if (attempt >= 3 || (error as { code?: unknown }).code !== '42P01') throw error;
+      const code = (error as { code?: unknown }).code;
+      if (attempt >= 5 || !CONCURRENT_SCHEMA_CHANGE.has(code as string)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
     }
   }
 }
+
+/** PostgreSQL codes a catalogue listing answers when another session drops a schema meanwhile. */
+const CONCURRENT_SCHEMA_CHANGE = new Set(['42P01', '3F000']);
 
 async function migrateOnce(db: Db): Promise<string[]> {
   const { error, results } = await (await migratorFor(db)).migrateToLatest();
