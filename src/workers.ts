@@ -8,7 +8,7 @@ import type { AnyJobKind } from './db/jobs/kind.js';
 import { authoringSessionJob } from './modules/authoring/index.js';
 import { cloudRunJob } from './modules/runs/index.js';
 import { deviceLifecycleJob } from './modules/devices/index.js';
-import { scheduleFireJob } from './modules/scheduler/index.js';
+import { scheduleFireJob, scheduleStartJob } from './modules/scheduler/index.js';
 import { webhookDeliveryJob } from './modules/webhooks/index.js';
 import { explorationJob } from './modules/maps/index.js';
 
@@ -20,6 +20,7 @@ export function jobCatalogue(config: Config) {
     'map.exploration': explorationJob(),
     'authoring.session': authoringSessionJob(config.authoring),
     'schedule.fire': scheduleFireJob(config),
+    'schedule.start': scheduleStartJob(config),
   } satisfies Record<string, AnyJobKind>;
 }
 

@@ -22,10 +22,12 @@ import { imageLibrary } from './migrations/0015_image_library.js';
 import { menuMaps } from './migrations/0016_menu_maps.js';
 import { marketplace } from './migrations/0017_marketplace.js';
 import { authoring } from './migrations/0018_authoring.js';
+import { runCountShards } from './migrations/0021_run_count_shards.js';
+import { occurrenceStarts } from './migrations/0022_occurrence_starts.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
-/** In name order; the next one is 0019. */
+/** In name order; the next one is 0023. */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_accounts': accounts,
   '0002_resources': resources,
@@ -45,6 +47,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0016_menu_maps': menuMaps,
   '0017_marketplace': marketplace,
   '0018_authoring': authoring,
+  '0021_run_count_shards': runCountShards,
+  '0022_occurrence_starts': occurrenceStarts,
 };
 
 class ListProvider implements MigrationProvider {
@@ -93,6 +97,12 @@ async function migrateOnce(db: Db): Promise<string[]> {
   const { error, results } = await (await migratorFor(db)).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Runs the migrations up to and including `name` (tests of a later migration's data step). */
+export async function migrateUpTo(db: Db, name: string): Promise<void> {
+  const { error } = await (await migratorFor(db)).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
 }
 
 export async function pendingMigrations(db: Db): Promise<string[]> {

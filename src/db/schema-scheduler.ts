@@ -38,4 +38,7 @@ export interface ScheduleOccurrencesTable {
   run_id: number | null;
   created_at: number;
   updated_at: number;
+  /** The run start's lease while a worker starts it (a `pending` occurrence is the start's queue row). */
+  locked_until: number | null;
+  locked_by: string | null;
 }

@@ -168,6 +168,8 @@ export interface RunLogBatchesTable {
 export interface RunCountsTable {
   user_id: number;
   status: RunStatus;
+  /** One of RUN_COUNT_SHARDS rows per (user, status); a count is their sum. */
+  shard: Generated<number>;
   n: number;
 }
 

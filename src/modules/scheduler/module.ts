@@ -1,13 +1,16 @@
-// Builds the scheduler: the schedule service (routes and tools) and the worker that fires
-// due schedules. What it needs of macros, devices and runs comes in as ports (ports.ts).
+// Builds the scheduler: the schedule service (routes and tools) and its two job workers: the
+// fire pass records each due fire time's occurrences, the start job starts their runs.
+// What it needs of macros, devices and runs comes in as ports (ports.ts).
 import type { BackgroundWorker } from '../../core/worker.js';
 import { type JobLog, JobWorker } from '../../db/jobs/worker.js';
 import type { BuiltModule, ModuleDeps } from '../../http/module.js';
-import { type ScheduleFireJob, scheduleFireJob } from './fire-job.js';
+import { scheduleFireJob } from './fire-job.js';
 import { firePass } from './fire-pass.js';
 import type { ScheduleRuns, ScheduleTargets } from './ports.js';
 import { scheduleRoutes } from './routes.js';
 import { ScheduleService } from './service.js';
+import { scheduleStartJob } from './start-job.js';
+import { endLostStart, startOccurrence } from './start-occurrence.js';
 
 export interface SchedulerModuleDeps extends ModuleDeps {
   log: JobLog;
@@ -18,18 +21,53 @@ export interface SchedulerModuleDeps extends ModuleDeps {
 export interface SchedulerServices {
   schedules: ScheduleService;
   /** A further schedule worker on this module's database (tests race several; the benchmark runs one per process). */
-  newWorker(name?: string): JobWorker<ScheduleFireJob>;
+  newWorker(name?: string): SchedulerWorker;
+}
+
+/** Both job workers of the scheduler, started and stopped together. */
+export interface SchedulerWorker {
+  start(): void;
+  stop(): Promise<void>;
+  /** Fires what is due now, then starts the runs it recorded (and any others waiting); answers the fire passes made. For tests and tools. */
+  runOnce(): Promise<number>;
+  /** Only the fire passes due now: their occurrences wait, `pending`, for a start worker. For tests. */
+  fireOnce(): Promise<number>;
 }
 
 /** The schedule worker, for `serve`, `svc worker`, tests (several on one database) and the benchmark. */
-export function createSchedulerWorker(deps: SchedulerModuleDeps & { name?: string; kind?: ScheduleFireJob }): JobWorker<ScheduleFireJob> {
-  const kind = deps.kind ?? scheduleFireJob(deps.config);
-  const passDeps = { db: deps.db, clock: deps.clock, log: deps.log, kind, config: deps.config, targets: deps.targets, runs: deps.runs };
-  return new JobWorker({ db: deps.db, clock: deps.clock, log: deps.log, kind, name: deps.name, handlers: { run: (job) => firePass(passDeps, job) } });
+export function createSchedulerWorker(deps: SchedulerModuleDeps & { name?: string }): SchedulerWorker {
+  const { db, clock, log, name } = deps;
+  const kind = scheduleFireJob(deps.config);
+  const passDeps = { db, clock, log, kind, config: deps.config, targets: deps.targets, runs: deps.runs };
+  const fire = new JobWorker({ db, clock, log, kind, name, handlers: { run: (job) => firePass(passDeps, job) } });
+  const startDeps = { db, clock, log, runs: deps.runs };
+  const starts = new JobWorker({
+    db,
+    clock,
+    log,
+    kind: scheduleStartJob(deps.config),
+    name,
+    handlers: { run: (job) => startOccurrence(startDeps, job), lapsed: (lease) => endLostStart(startDeps, lease) },
+  });
+  return {
+    start() {
+      fire.start();
+      starts.start();
+    },
+    async stop() {
+      await Promise.all([fire.stop(), starts.stop()]);
+    },
+    fireOnce: () => fire.runOnce(),
+    async runOnce() {
+      const passes = await fire.runOnce();
+      while ((await starts.runOnce()) > 0);
+      return passes;
+    },
+  };
 }
 
 function schedulerWorker(deps: SchedulerModuleDeps): BackgroundWorker {
-  let worker: JobWorker<ScheduleFireJob> | undefined;
+  let worker: SchedulerWorker | undefined;
   return {
     name: 'schedules',
     start() {

@@ -1,10 +1,13 @@
 // The scheduler worker on an injected clock: a device schedule starts a run (linked by
 // execution_id and run_id), a busy device is skipped, a group fans out at fire time, downtime
 // follows the grace rule, a daylight-saving night in Berlin, five failed runs disable the
-// schedule, and three workers racing on one database (separate connections on PostgreSQL)
-// record exactly one occurrence per fire time and device and start each run once.
+// schedule, a start whose worker died is never repeated, and three workers racing on one
+// database (separate connections on PostgreSQL) record exactly one occurrence per fire time
+// and device and start each run once.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { claimDueJobs } from '../../../src/db/jobs/leases.js';
 import { ManualClock } from '../../../src/lib/clock.js';
+import { scheduleStartJob } from '../../../src/modules/scheduler/index.js';
 import { createTestApp, type TestApp, type TestStorage } from '../../helpers/app.js';
 import { createCloudDevice, createGroup, createMacro } from '../../helpers/resources.js';
 import { signUp, type SignedUpUser } from '../../helpers/users.js';
@@ -150,6 +153,35 @@ describe('firing', () => {
     await worker().runOnce();
     expect((await occurrences(s.id))[0]).toMatchObject({ outcome: 'started' });
     await endRuns('finished');
+    await t.app.inject({ method: 'DELETE', url: `/api/schedules/${s.id}`, headers: user.auth });
+  });
+});
+
+describe('recording and starting are two steps', () => {
+  test('a fire time is recorded at once; a start whose worker died is never repeated (worker_lost)', async () => {
+    const deviceId = await device();
+    const s = await schedule({ device_id: deviceId, cron: '* * * * *' });
+    const fireAt = Date.parse(s.next_fire_at);
+    t.clock.set(fireAt + 300);
+    // The fire pass alone (no start worker): the occurrence is recorded, waiting for its run.
+    const startKind = scheduleStartJob(t.config);
+    const pending = async () => t.db.kysely.selectFrom('schedule_occurrences').selectAll().where('schedule_id', '=', s.id).execute();
+    expect(await worker(t, 'fire-only').fireOnce()).toBe(1);
+    const [recorded] = await pending();
+    expect(recorded).toMatchObject({ outcome: 'pending', fire_at: fireAt, device_id: deviceId, run_id: null });
+    // Readers do not see an occurrence whose run is still being started.
+    expect(await occurrences(s.id)).toEqual([]);
+    const [lease] = await claimDueJobs(t.db, startKind, { now: t.clock.now(), token: 'doomed', limit: 10 });
+    expect(lease?.id).toBe(recorded!.id);
+    // Its lease runs out: recovery ends it as worker_lost, and no run is ever started for it
+    // (the schedule is switched off first, so the later fire times add nothing here).
+    await t.app.inject({ method: 'PUT', url: `/api/schedules/${s.id}`, headers: user.auth, payload: { enabled: false } });
+    t.clock.set(t.clock.now() + startKind.leaseMs + 1000);
+    await worker(t, 'survivor').runOnce();
+    const [lost] = await occurrences(s.id);
+    expect(lost).toMatchObject({ fire_at: s.next_fire_at, outcome: 'skipped', reason: 'worker_lost' });
+    const runs = await t.db.kysely.selectFrom('cloud_runs').select('id').where('device_id', '=', deviceId).execute();
+    expect(runs).toEqual([]);
     await t.app.inject({ method: 'DELETE', url: `/api/schedules/${s.id}`, headers: user.auth });
   });
 });

@@ -1,0 +1,50 @@
+// The scheduled run start, side by side (listed with every kind in src/workers.ts):
+//   table    schedule_occurrences: an occurrence the fire pass recorded `pending` is a start to make
+//   due      outcome `pending`
+//   payload  the occurrence and what its schedule runs (owner, macro, arguments) while the claim holds it
+//   lease    60 s; a start ends well inside it (the time-out, 30 s, covers asking a device host)
+//   timeout  30 s
+//   retry    none, and a lapsed lease is never claimed again: the run may have started before
+//            its worker died, so the occurrence ends `skipped`, `worker_lost` (start-occurrence.ts)
+//            rather than risk a second run for one fire time
+//   workers  SCHEDULER_CONCURRENCY starts per process; woken when a fire pass records occurrences,
+//            else looking every SCHEDULER_POLL_MS
+import type { Kysely } from 'kysely';
+import { defineJobKind, type Lease, NO_RETRY } from '../../db/jobs/kind.js';
+import type { Database } from '../../db/schema.js';
+import type { ScheduleJobSettings } from './fire-job.js';
+
+export const SCHEDULE_START_JOB = 'schedule.start';
+
+export function scheduleStartJob(config: ScheduleJobSettings) {
+  return defineJobKind({
+    name: SCHEDULE_START_JOB,
+    table: 'schedule_occurrences',
+    due: (eb) => eb('outcome', '=', 'pending'),
+    order: 'fire_at',
+    payload: readHeldOccurrence,
+    leaseMs: 60_000,
+    renewEveryMs: null,
+    timeoutMs: 30_000,
+    retry: NO_RETRY,
+    onLapse: 'lapsed',
+    concurrency: config.schedulerConcurrency,
+    pollMs: config.schedulerPollMs,
+  });
+}
+
+export type ScheduleStartJob = ReturnType<typeof scheduleStartJob>;
+
+export type HeldOccurrence = NonNullable<Awaited<ReturnType<typeof readHeldOccurrence>>>;
+
+/** The occurrence while `lease` holds it and it still waits for its run, with what its schedule runs. */
+function readHeldOccurrence(db: Kysely<Database>, lease: Lease) {
+  return db
+    .selectFrom('schedule_occurrences as o')
+    .innerJoin('schedules as s', 's.id', 'o.schedule_id')
+    .select(['o.id', 'o.schedule_id', 'o.fire_at', 'o.device_id', 's.user_id', 's.macro_id', 's.args'])
+    .where('o.id', '=', lease.id)
+    .where('o.locked_by', '=', lease.token)
+    .where('o.outcome', '=', 'pending')
+    .executeTakeFirst();
+}
