@@ -4,10 +4,13 @@ import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { createKey, type SignedUpUser, signUp, withKey } from '../../helpers/users.js';
 
 export let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+/** Registers the shared set-up as the calling test file's own hooks (each file calls it once, so files can share a process). */
+export function useExecutionsHarness(): void {
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+}
 
 export type Body = Record<string, unknown>;
 let counter = 0;

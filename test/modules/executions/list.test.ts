@@ -1,7 +1,9 @@
 // GET /api/executions and GET /api/executions/{id}: paging, filters, ownership and scope.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createKey } from '../../helpers/users.js';
-import { t, report, keyGet, world, running, ok, type Body, type World } from './harness.js';
+import { useExecutionsHarness, t, report, keyGet, world, running, ok, type Body, type World } from './harness.js';
+
+useExecutionsHarness();
 
 describe('GET /api/executions', () => {
   let w: World;

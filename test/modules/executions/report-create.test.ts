@@ -1,7 +1,9 @@
 // POST /api/executions/report: the first report of a run creates it (fields, events, run counts, refusals).
 import { describe, expect, test } from 'vitest';
 import { createKey, withKey } from '../../helpers/users.js';
-import { t, report, keyGet, world, START, running, events, runCount, ok } from './harness.js';
+import { useExecutionsHarness, t, report, keyGet, world, START, running, events, runCount, ok } from './harness.js';
+
+useExecutionsHarness();
 
 describe('POST /api/executions/report: creating a run', () => {
   test('the first report creates the run with the macro and device as they are now, and emits macro.started', async () => {

@@ -1,6 +1,8 @@
 // POST /api/executions/report: later reports of a run, snapshots, and concurrent reports.
 import { describe, expect, test } from 'vitest';
-import { t, report, keyGet, world, START, running, events, runCount, ok, type Body } from './harness.js';
+import { useExecutionsHarness, t, report, keyGet, world, START, running, events, runCount, ok, type Body } from './harness.js';
+
+useExecutionsHarness();
 
 describe('POST /api/executions/report: later reports', () => {
   test.each(['completed', 'failed', 'stopped'] as const)('running → %s ends the run, computes duration_ms and emits its event', async (status) => {

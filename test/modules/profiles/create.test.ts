@@ -1,6 +1,8 @@
 // Settings profiles: POST /api/macro-setting-profiles and the 64 KB limit on args.
 import { describe, expect, test } from 'vitest';
-import { t, PROFILE_FIELDS, account, createMacro, create, update, items, createProfile, rowsOf, now, expectError, expectInvalid } from './harness.js';
+import { useProfilesHarness, t, PROFILE_FIELDS, account, createMacro, create, update, items, createProfile, rowsOf, now, expectError, expectInvalid } from './harness.js';
+
+useProfilesHarness();
 
 describe('POST /api/macro-setting-profiles', () => {
   test('creates a profile with a trimmed name and the args as given; args default to {}', async () => {

@@ -1,7 +1,9 @@
 // Settings profiles: devices, DELETE /api/macro-setting-profiles/{id} (devices moved to Default), and who may call.
 import { describe, expect, test } from 'vitest';
 import { createKey, withKey } from '../../helpers/users.js';
-import { t, URL_BASE, account, createMacro, createDevice, follow, list, update, remove, items, createProfile, defaultOf, rowsOf, expectError, expectInvalid, type Account } from './harness.js';
+import { useProfilesHarness, t, URL_BASE, account, createMacro, createDevice, follow, list, update, remove, items, createProfile, defaultOf, rowsOf, expectError, expectInvalid, type Account } from './harness.js';
+
+useProfilesHarness();
 
 describe('devices and DELETE /api/macro-setting-profiles/{id}', () => {
   test('devices_using counts the devices following each profile, when read', async () => {

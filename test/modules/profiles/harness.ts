@@ -5,10 +5,13 @@ import { createDevice as newDevice, createMacro as newMacro } from '../../helper
 import { createKey, type SignedUpUser, signUp, withKey } from '../../helpers/users.js';
 
 export let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+/** Registers the shared set-up as the calling test file's own hooks (each file calls it once, so files can share a process). */
+export function useProfilesHarness(): void {
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+}
 
 export const URL_BASE = '/api/macro-setting-profiles';
 export const PROFILE_FIELDS = ['args', 'created_at', 'devices_using', 'id', 'is_default', 'macro_id', 'name', 'updated_at'];

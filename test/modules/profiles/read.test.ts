@@ -1,6 +1,8 @@
 // Settings profiles: GET /api/macro-setting-profiles (Default on first read, listing, ownership).
 import { describe, expect, test } from 'vitest';
-import { t, URL_BASE, account, createMacro, list, items, createProfile, rowsOf, now, expectError, expectInvalid, type ProfileBody } from './harness.js';
+import { useProfilesHarness, t, URL_BASE, account, createMacro, list, items, createProfile, rowsOf, now, expectError, expectInvalid, type ProfileBody } from './harness.js';
+
+useProfilesHarness();
 
 describe('GET /api/macro-setting-profiles', () => {
   test('creates Default on the first read, and lists that same one afterwards', async () => {

@@ -1,6 +1,8 @@
 // Settings profiles: PUT /api/macro-setting-profiles/{id} (rename, replace args, refusals).
 import { describe, expect, test } from 'vitest';
-import { t, account, createMacro, update, items, createProfile, defaultOf, now, expectError, expectInvalid } from './harness.js';
+import { useProfilesHarness, t, account, createMacro, update, items, createProfile, defaultOf, now, expectError, expectInvalid } from './harness.js';
+
+useProfilesHarness();
 
 describe('PUT /api/macro-setting-profiles/{id}', () => {
   test('args replace the whole set; a rename keeps the args; __cli_args__ is kept; updated_at moves', async () => {

@@ -2,7 +2,9 @@
 import { describe, expect, test } from 'vitest';
 import { createDevice } from '../../helpers/resources.js';
 import { createKey, signUp, withKey } from '../../helpers/users.js';
-import { t, user, key, keyId, call, ok, addProxy } from './harness.js';
+import { useProxiesHarness, t, user, key, keyId, call, ok, addProxy } from './harness.js';
+
+useProxiesHarness();
 
 describe('assignments and connection info', () => {
   test('one active per device; sticky gets an 8-character session, rotating none; delete answers the rest', async () => {

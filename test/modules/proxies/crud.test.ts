@@ -2,7 +2,9 @@
 import { describe, expect, test } from 'vitest';
 import { createDevice } from '../../helpers/resources.js';
 import { createKey, signUp } from '../../helpers/users.js';
-import { ADMIN, t, user, call, ok, addProxy } from './harness.js';
+import { useProxiesHarness, ADMIN, t, user, call, ok, addProxy } from './harness.js';
+
+useProxiesHarness();
 
 describe('proxy records', () => {
   test('create: defaults, password never returned, targeting only for gateways, port bounds', async () => {

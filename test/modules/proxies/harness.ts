@@ -9,12 +9,15 @@ export let user: SignedUpUser;
 export let key: string;
 export let keyId: number;
 
-beforeAll(async () => {
-  t = await createTestApp({ env: { ADMIN_TOKEN: ADMIN } });
-  user = await signUp(t.app);
-  ({ key, id: keyId } = await createKey(t.app, user));
-});
-afterAll(() => t.close());
+/** Registers the shared set-up as the calling test file's own hooks (each file calls it once, so files can share a process). */
+export function useProxiesHarness(): void {
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ADMIN_TOKEN: ADMIN } });
+    user = await signUp(t.app);
+    ({ key, id: keyId } = await createKey(t.app, user));
+  });
+  afterAll(() => t.close());
+}
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export const call = (method: Method, url: string, payload?: object, k = key) => t.app.inject({ method, url, headers: withKey(k), ...(payload ? { payload } : {}) });

@@ -2,7 +2,9 @@
 import { describe, expect, test } from 'vitest';
 import { createDevice } from '../../helpers/resources.js';
 import { createKey, signUp } from '../../helpers/users.js';
-import { t, call, ok, addProxy } from './harness.js';
+import { useProxiesHarness, t, call, ok, addProxy } from './harness.js';
+
+useProxiesHarness();
 
 describe('import', () => {
   test('every line is created or reported with its line, masked raw text and reason', async () => {

@@ -2,7 +2,9 @@
 import { describe, expect, test } from 'vitest';
 import { createDevice, createGroup } from '../../helpers/resources.js';
 import { createKey, signUp, withKey } from '../../helpers/users.js';
-import { t, user, key, call, ok, addProxy } from './harness.js';
+import { useProxiesHarness, t, user, key, call, ok, addProxy } from './harness.js';
+
+useProxiesHarness();
 
 describe('usage', () => {
   test('samples are recorded by the application and aggregated per proxy, device and group in UTC windows', async () => {

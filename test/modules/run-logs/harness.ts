@@ -10,19 +10,22 @@ export let key: string;
 export let macroId: number;
 export let deviceId: number;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  user = await signUp(t.app);
-  key = (await createKey(t.app, user, { scopes: ['runs:read'] })).key;
-  const post = async (url: string, payload: object) => {
-    const res = await t.app.inject({ method: 'POST', url, headers: user.auth, payload });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json().id as number;
-  };
-  macroId = await post('/api/macros', { name: 'Logger', kind: 'python' });
-  deviceId = await post('/api/emulator/devices', { name: 'Cloudish', port: 5555 });
-});
-afterAll(() => t.close());
+/** Registers the shared set-up as the calling test file's own hooks (each file calls it once, so files can share a process). */
+export function useRunLogsHarness(): void {
+  beforeAll(async () => {
+    t = await createTestApp();
+    user = await signUp(t.app);
+    key = (await createKey(t.app, user, { scopes: ['runs:read'] })).key;
+    const post = async (url: string, payload: object) => {
+      const res = await t.app.inject({ method: 'POST', url, headers: user.auth, payload });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().id as number;
+    };
+    macroId = await post('/api/macros', { name: 'Logger', kind: 'python' });
+    deviceId = await post('/api/emulator/devices', { name: 'Cloudish', port: 5555 });
+  });
+  afterAll(() => t.close());
+}
 
 let counter = 0;
 /** A new run; its numeric id is the store's execution_pk. */

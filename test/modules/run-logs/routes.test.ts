@@ -2,7 +2,9 @@
 import { describe, expect, test } from 'vitest';
 import { appendLogBatch } from '../../../src/modules/run-logs/store.js';
 import { createKey, signUp } from '../../helpers/users.js';
-import { t, user, newRun, linesFrom, appendSizes, readLogs, logs, follow } from './harness.js';
+import { useRunLogsHarness, t, user, newRun, linesFrom, appendSizes, readLogs, logs, follow } from './harness.js';
+
+useRunLogsHarness();
 
 describe('GET /api/executions/{execution_id}/logs: the newest window', () => {
   test('a run with no logs (a local run) answers no lines and last_seq 0', async () => {

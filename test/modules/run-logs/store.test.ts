@@ -1,7 +1,9 @@
 // Run logs: the batch store (appendLogBatch): sequence numbers under concurrency, line and batch caps.
 import { describe, expect, test } from 'vitest';
 import { appendLogBatch, MAX_LINE_BYTES } from '../../../src/modules/run-logs/store.js';
-import { t, newRun, linesFrom, logs, follow } from './harness.js';
+import { useRunLogsHarness, t, newRun, linesFrom, logs, follow } from './harness.js';
+
+useRunLogsHarness();
 
 describe('appendLogBatch', () => {
   test('numbers batches 1, 2, 3 and lines run-wide from 1', async () => {

@@ -18,14 +18,17 @@ export let worker: WebhookWorkerHandle;
 export let user: SignedUpUser;
 export let key: string;
 
-beforeAll(() => {
-  ({ t, ca, rx } = world);
-  worker = testWorker(t, ca);
-});
-// Hooks after a test file's run in reverse order: the worker closes before the app it uses.
-afterAll(async () => {
-  await worker?.close();
-});
+/** Registers the shared set-up as the calling test file's own hooks (each file calls it once, so files can share a process). */
+export function useDeliveryHarness(): void {
+  beforeAll(() => {
+    ({ t, ca, rx } = world);
+    worker = testWorker(t, ca);
+  });
+  // Hooks after a test file's run in reverse order: the worker closes before the app it uses.
+  afterAll(async () => {
+    await worker?.close();
+  });
+}
 beforeEach(() => {
   ({ user, key } = world);
 });

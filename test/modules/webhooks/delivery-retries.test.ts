@@ -4,7 +4,9 @@ import { describe, expect, test } from 'vitest';
 import { createDevice, createGroup, createMacro } from '../../helpers/resources.js';
 import { withKey } from '../../helpers/users.js';
 import { createEndpoint, deliveriesOf, sendTestEvent, testWorker } from '../../helpers/webhooks.js';
-import { t, ca, rx, user, key, run, endpointUrl, getEndpoint } from './delivery-harness.js';
+import { useDeliveryHarness, t, ca, rx, user, key, run, endpointUrl, getEndpoint } from './delivery-harness.js';
+
+useDeliveryHarness();
 
 describe('a delivery', () => {
   test('is signed per Standard Webhooks: the standardwebhooks package verifies it unchanged, and the body is the stored payload', async () => {

@@ -3,7 +3,9 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, test } from 'vitest';
 import { withKey } from '../../helpers/users.js';
 import { createEndpoint, deliveriesOf, sendTestEvent } from '../../helpers/webhooks.js';
-import { t, rx, key, run, endpointUrl, getEndpoint } from './delivery-harness.js';
+import { useDeliveryHarness, t, rx, key, run, endpointUrl, getEndpoint } from './delivery-harness.js';
+
+useDeliveryHarness();
 
 describe('the schedule and the statuses', () => {
   test('the streak rule: disabled only when the streak reaches the threshold AND its first failure is old enough', async () => {
