@@ -23,7 +23,7 @@ export async function authoring(w: World): Promise<void> {
   await expect.poll(() => page.getByText('No sessions yet').isVisible()).toBe(true);
   await expect.poll(() => page.getByText('1,000 of 1,000 left').isVisible()).toBe(true);
 
-  // The first reply comes slowly, so the page is following before the agent's screenshot.
+  // The replies come slowly enough for the page to read the screenshot step while the session works.
   model.push(
     { text: 'Let me open the shop and look.', calls: [{ name: 'app_open', args: { package: 'com.example.shop' } }], tokens: 1500, delayMs: 1500 },
     { calls: [{ name: 'device_screenshot' }], tokens: 1200, delayMs: 1200 },

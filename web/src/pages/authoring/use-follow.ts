@@ -24,7 +24,6 @@ export function useFollow(id: number): Followed {
   const [error, setError] = useState<unknown>();
   const [tick, setTick] = useState(0);
   const cursor = useRef<string | undefined>(undefined);
-  const first = useRef(true);
   const urls = useRef<string[]>([]);
 
   useEffect(() => {
@@ -35,15 +34,14 @@ export function useFollow(id: number): Followed {
         const answer = await readMessages(id, cursor.current);
         if (!current) return;
         cursor.current = answer.cursor;
-        const live = !first.current;
-        first.current = false;
         if (answer.messages.length) setMessages((old) => [...old, ...answer.messages]);
         const fresh = await getSession(id);
         if (!current) return;
         setSession(fresh);
         setError(undefined);
         const shots = answer.messages.filter((m) => m.role === 'tool' && m.text.startsWith('device_screenshot:'));
-        if (live && shots.length && fresh.device_id !== null) {
+        // Only while it works: the device shows what the agent just saw, not some later screen.
+        if (isLive(fresh) && shots.length && fresh.device_id !== null) {
           const url = await screenThumbnail(fresh.device_id).catch(() => undefined);
           if (url) urls.current.push(url);
           if (url && current) setThumbnails((old) => ({ ...old, [shots.at(-1)!.seq]: url }));
