@@ -54,6 +54,8 @@ export interface LoadedConfig {
   deviceHost: 'sim' | 'adb';
   /** SIM_BOOT_MS: how long a simulated device takes to boot. */
   simBootMs: number;
+  /** SIM_EXTRA_APPS: more built-in sim apps to preinstall (`field-guide`). */
+  simExtraApps: 'field-guide'[];
   /** ADB_SERVERS: the ADB servers to find devices on (DEVICE_HOST=adb). */
   adbServers: AdbServerAddress[];
   /** ADB_DEVICES: the devices the service may use; empty means every device the servers list. */
@@ -178,6 +180,12 @@ function searchPath(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
+function simExtraApps(env: Env): 'field-guide'[] {
+  const names = (env.SIM_EXTRA_APPS ?? '').split(',').map((n) => n.trim()).filter(Boolean);
+  for (const name of names) if (name !== 'field-guide') throw new ConfigError('SIM_EXTRA_APPS', `knows only field-guide, got "${name}"`);
+  return [...new Set(names)] as 'field-guide'[];
+}
+
 function deviceHost(env: Env): 'sim' | 'adb' {
   const raw = (env.DEVICE_HOST || 'sim').trim().toLowerCase();
   if (raw !== 'sim' && raw !== 'adb') throw new ConfigError('DEVICE_HOST', `must be sim or adb, got "${env.DEVICE_HOST}"`);
@@ -228,6 +236,7 @@ export function loadConfig(env: Env = process.env, identity: ServiceIdentity = c
     proxyCheckTimeoutMs: integer(env, 'PROXY_CHECK_TIMEOUT_MS', 10_000, 100, 120_000),
     deviceHost: deviceHost(env),
     simBootMs: integer(env, 'SIM_BOOT_MS', 300, 0, 600_000),
+    simExtraApps: simExtraApps(env),
     adbServers: servers,
     adbDevices: adbDevices(env, servers),
     scheduleMisfireGraceMs: integer(env, 'SCHEDULE_MISFIRE_GRACE_S', 300, 0, 86_400) * 1000,

@@ -35,9 +35,15 @@ describe('loadConfig', () => {
     [{ RATE_LIMIT_PER_ACCOUNT: '-5' }, 'RATE_LIMIT_PER_ACCOUNT'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
+    [{ SIM_EXTRA_APPS: 'field-guide,chess' }, 'SIM_EXTRA_APPS'],
   ])('%j is refused, naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  test('SIM_EXTRA_APPS: none by default; field-guide once however often it is named', () => {
+    expect(loadConfig({}).simExtraApps).toEqual([]);
+    expect(loadConfig({ SIM_EXTRA_APPS: ' field-guide, field-guide ' }).simExtraApps).toEqual(['field-guide']);
   });
 
   test('SECRET_KEY accepts 32 bytes as hex or base64', () => {

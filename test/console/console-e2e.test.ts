@@ -3,7 +3,7 @@
 // a zip and pushes it, makes profiles, groups and devices, reports and tails a run, receives
 // webhooks, imports proxies and reads their usage, starts a cloud device, taps its live view,
 // installs an APK, runs a block macro on it and stops the run from the run history, explores an app
-// into a menu map, signs out
+// into a menu map, has the authoring agent (a scripted model) write a macro, signs out
 // and in, and keeps using the console after the plan lapses. Every page passes axe-core and is photographed for the README.
 // Runs on the SQLite pass; skipped, saying why, on PostgreSQL or without Chromium.
 import { tmpdir } from 'node:os';
@@ -15,6 +15,8 @@ import { account, apiKeys, keyboard, lapsedPlan, signedOutFirstLoad, signOutAndI
 import { cloudDevice } from './flows-cloud.js';
 import { groupsAndDevices, runs } from './flows-devices.js';
 import { menuMaps } from './flows-maps.js';
+import { authoring, authoringNotConfigured } from './flows-authoring.js';
+import { startScriptedModel } from '../modules/authoring/helpers/scripted-model.js';
 import { proxies, webhooks } from './flows-integrations.js';
 import { schedules } from './flows-schedules.js';
 import { code, macros, profiles } from './flows-macros.js';
@@ -32,7 +34,8 @@ const w = { user: { name: 'Ada', email: `ada-${Date.now()}@example.com`, passwor
 describe.skipIf(skip !== null)(skip ? `web console end to end (skipped: ${skip})` : 'web console end to end', () => {
   beforeAll(async () => {
     buildConsoleIfStale();
-    w.t = await createTestApp({ clock: new WallClock(), env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', PROXY_CHECK_TIMEOUT_MS: '3000', ADMIN_TOKEN } });
+    w.model = await startScriptedModel();
+    w.t = await createTestApp({ clock: new WallClock(), env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', PROXY_CHECK_TIMEOUT_MS: '3000', ADMIN_TOKEN, AUTHOR_LLM_URL: w.model.url, AUTHOR_LLM_MODEL: 'scripted' } });
     w.base = await w.t.app.listen({ port: 0, host: '127.0.0.1' });
     w.ca = makeTestCa();
     w.receiver = await startReceiver(w.ca);
@@ -56,6 +59,7 @@ describe.skipIf(skip !== null)(skip ? `web console end to end (skipped: ${skip})
     await w.receiver?.close();
     w.ca?.dispose();
     await w.t?.close();
+    await w.model?.close();
     if (w.firstLoadJs && Object.keys(w.firstLoadJs).length) process.stderr.write(`console first-load JavaScript: ${JSON.stringify(w.firstLoadJs)}\n`);
   });
 
@@ -89,6 +93,8 @@ describe.skipIf(skip !== null)(skip ? `web console end to end (skipped: ${skip})
   step('the overview and the plan page', account, 30_000);
   step('a cloud device: started, live view tapped, screenshot, APK installed, a block macro run, opened from the run history and stopped there, deleted', cloudDevice, 150_000);
   step('menu maps: an app explored on a cloud device, its map listed, drawn with thumbnails, deleted', menuMaps, 120_000);
+  step('authoring: a session followed as a conversation, its question answered, its files installed into a macro; another stopped; the credits spent', authoring, 120_000);
+  step('authoring without a model endpoint: the page says it is not configured and how', authoringNotConfigured, 60_000);
   step('schedules: listed with its next fire time, its page with the next five and its occurrences', schedules, 60_000);
   step('signing out ends the session; signing in again lists devices with the session alone', signOutAndIn, 60_000);
   step('a lapsed plan: keys answer 402, the console still reads every page, and it never sent a key', lapsedPlan, 90_000);

@@ -5,6 +5,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import type { WebhookWorkerHandle } from '../../src/modules/webhooks/runner.js';
 import type { TestApp } from '../helpers/app.js';
 import type { Receiver, TestCa } from '../helpers/webhooks.js';
+import type { ScriptedModel } from '../modules/authoring/helpers/scripted-model.js';
 
 /** The browser shows times relative to its own clock, so the app runs on real time. */
 export class WallClock extends ManualClock {
@@ -28,6 +29,8 @@ export interface World {
   /** Paths of the page's requests that carried an X-API-KEY header. */
   keyRequests: string[];
   macros: { python: number; block: number };
+  /** The chat-completions server AUTHOR_LLM_URL names, replaying what the authoring flow pushes. */
+  model: ScriptedModel;
   /** The device lifecycle and cloud run workers, started by the cloud flow. */
   cloudWorkers?: { start(): void; stop(): Promise<void> }[];
   /** Compressed JavaScript bytes of first loads, for the report. */

@@ -11,6 +11,7 @@ export interface PageRoute {
 
 const PAGES_UNDER_AREAS: PageRoute[] = [
   { pattern: '/macros/:id', title: 'Macro', page: lazyPage(() => import('../pages/macros/MacroPage'), 'MacroPage') },
+  { pattern: '/authoring/:id', title: 'Authoring session', page: lazyPage(() => import('../pages/authoring/SessionPage'), 'SessionPage') },
   { pattern: '/schedules/:id', title: 'Schedule', page: lazyPage(() => import('../pages/schedules/SchedulePage'), 'SchedulePage') },
   { pattern: '/runs/:id', title: 'Run', page: lazyPage(() => import('../pages/runs/RunPage'), 'RunPage') },
   { pattern: '/maps/:package', title: 'Menu map', page: lazyPage(() => import('../pages/maps/MapPage'), 'MapPage') },

@@ -6,6 +6,7 @@ import type { Db } from '../../../db/database.js';
 import type { Clock } from '../../../lib/clock.js';
 import { AdbHost, type AdbHostOptions } from './adb/adb-host.js';
 import type { SimFaultInjector } from './sim/faults.js';
+import { fieldGuideApp } from './sim/apps/field-guide/index.js';
 import { SimHost } from './sim/sim-host.js';
 import type { DeviceHost } from './types.js';
 
@@ -38,9 +39,11 @@ export interface DeviceHostDeps {
   adb?: Pick<AdbHostOptions, 'bootTimeoutMs' | 'bootPollMs' | 'driver'>;
 }
 
-export function createDeviceHost(config: Pick<Config, 'deviceHost' | 'simBootMs' | 'adbServers' | 'adbDevices'>, deps: DeviceHostDeps): DeviceHost {
+export function createDeviceHost(config: Pick<Config, 'deviceHost' | 'simBootMs' | 'adbServers' | 'adbDevices'> & Partial<Pick<Config, 'simExtraApps'>>, deps: DeviceHostDeps): DeviceHost {
   if (config.deviceHost === 'adb') {
     return new AdbHost({ db: deps.db, clock: deps.clock, servers: config.adbServers, devices: config.adbDevices, ...deps.adb });
   }
-  return new SimHost({ db: deps.db, clock: deps.clock, bootMs: config.simBootMs, faults: deps.simFaults, apps: deps.simApps });
+  // SIM_EXTRA_APPS: the larger built-in apps a deployment (a benchmark, a demo) asks for.
+  const extra = (config.simExtraApps ?? []).map(() => fieldGuideApp());
+  return new SimHost({ db: deps.db, clock: deps.clock, bootMs: config.simBootMs, faults: deps.simFaults, apps: [...extra, ...(deps.simApps ?? [])] });
 }

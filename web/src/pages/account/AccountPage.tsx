@@ -10,6 +10,8 @@ import { PageHeader } from '../../components/PageHeader';
 import { exactTime } from '../../components/Time';
 import { useAsync } from '../../lib/use-async';
 import { useSession, useUser } from '../../state/session';
+import { CreditsCard } from '../authoring/CreditsCard';
+import { readCredits } from '../authoring/authoring-api';
 import { PlanCard } from './PlanCard';
 import { subscription as readSubscription } from './account-api';
 
@@ -17,6 +19,7 @@ export function AccountPage() {
   const user = useUser();
   const { subscription: atSignIn, signOut, refresh } = useSession();
   const billing = useAsync(readSubscription, []);
+  const credits = useAsync(readCredits, []);
   const subscription = billing.data ?? atSignIn;
   // When the operator changed the plan since sign-in, the header badge follows.
   useEffect(() => {
@@ -59,6 +62,7 @@ export function AccountPage() {
             <Text size="sm" c="dimmed" mt="md">Plans are set by the operator of this service; there is no checkout here.</Text>
           </Card>
         )}
+        {credits.data && <CreditsCard credits={credits.data} />}
         <Card>
           <Title order={2} fz="md" mb="xs">Sign out</Title>
           <Stack gap="sm" align="flex-start">
