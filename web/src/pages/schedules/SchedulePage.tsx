@@ -13,7 +13,8 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { exactTime } from '../../components/Time';
 import { useAsync } from '../../lib/use-async';
 import { getSchedule, listOccurrences } from './schedules-api';
-import { scheduleState, target } from './SchedulesPage';
+import { useScheduleChoices } from './schedule-choices';
+import { scheduleState } from './SchedulesPage';
 
 const OUTCOME_COLORS: Record<string, string> = { started: 'completed', skipped: 'stopped', missed: 'failed' };
 
@@ -40,9 +41,10 @@ export function SchedulePage({ params }: { params: Record<string, string> }) {
   const schedule = useAsync(() => getSchedule(id), [id]);
   const occurrences = useAsync(() => listOccurrences(id, { page, page_size: 25 }), [id, page]);
   const s = schedule.data;
+  const choices = useScheduleChoices();
   return (
     <>
-      <PageHeader title={s?.name ?? 'Schedule'} description={s ? `${s.cron} in ${s.timezone}, on ${target(s)}` : undefined} />
+      <PageHeader title={s?.name ?? 'Schedule'} description={s ? `${s.cron} in ${s.timezone}, on ${choices.targetName(s)}` : undefined} />
       <ErrorAlert error={schedule.error} title="Could not load the schedule" />
       {schedule.loading && <Loading />}
       {s && (

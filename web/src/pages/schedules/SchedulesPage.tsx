@@ -1,6 +1,7 @@
 // Schedules: each with its rule, its target, its next fire time in its own zone and why the
-// service disabled it; enable, disable and delete here, and its occurrences one click away.
-import { Anchor, Button, Text } from '@mantine/core';
+// service disabled it; create, edit, enable, disable and delete here, and its occurrences one
+// click away.
+import { Anchor, Button, Group, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { Schedule } from '../../api/types';
 import { Link, useLocation } from '../../app/router';
@@ -11,6 +12,8 @@ import { type Column, ResourceTable } from '../../components/ResourceTable';
 import { StatusBadge } from '../../components/StatusBadge';
 import { Time } from '../../components/Time';
 import { useAsync } from '../../lib/use-async';
+import { type ScheduleChoices, useScheduleChoices } from './schedule-choices';
+import { ScheduleModal } from './ScheduleModal';
 import { deleteSchedule, listSchedules, updateSchedule } from './schedules-api';
 
 const PAGE_SIZE = 25;
@@ -28,12 +31,10 @@ export function scheduleState(s: Schedule) {
   return <StatusBadge value={s.disabled_reason ? 'failed' : 'stopped'} label={s.disabled_reason ? `disabled: ${REASONS[s.disabled_reason]}` : 'disabled'} />;
 }
 
-export const target = (s: Schedule) => (s.device_id !== undefined ? `device #${s.device_id}` : s.group_id !== undefined ? `group #${s.group_id}` : '—');
-
-const COLUMNS: Column<Schedule>[] = [
+const columns = (choices: ScheduleChoices): Column<Schedule>[] => [
   { header: 'Schedule', cell: (s) => <Anchor component={Link} to={`/schedules/${s.id}`}>{s.name}</Anchor> },
   { header: 'When', cell: (s) => <><Text size="sm" className="mono">{s.cron}</Text><Text size="xs" c="dimmed">{s.timezone}</Text></> },
-  { header: 'Runs on', cell: (s) => <Text size="sm">{target(s)}</Text> },
+  { header: 'Runs on', cell: (s) => <Text size="sm">{choices.targetName(s)}</Text> },
   { header: 'Next fire', cell: (s) => (s.next_fires?.[0] ? <><Text size="sm" className="mono">{s.next_fires[0]}</Text><Text size="xs" c="dimmed"><Time value={s.next_fire_at} /></Text></> : <Text size="sm">—</Text>) },
   { header: 'Last fire', cell: (s) => <Text size="sm"><Time value={s.last_fire_at} empty="never" /></Text> },
   { header: 'State', cell: scheduleState },
@@ -42,6 +43,9 @@ const COLUMNS: Column<Schedule>[] = [
 export function SchedulesPage() {
   const page = pageFrom(useLocation().query);
   const [version, setVersion] = useState(0);
+  const [editing, setEditing] = useState<Schedule | 'new' | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const choices = useScheduleChoices();
   const schedules = useAsync(() => listSchedules({ page, page_size: PAGE_SIZE }), [page, version]);
   const toggle = async (s: Schedule) => {
     await updateSchedule(s.id, { enabled: !s.enabled });
@@ -49,18 +53,36 @@ export function SchedulesPage() {
   };
   return (
     <>
-      <PageHeader title="Schedules" description="Macros that run on a cloud device or a cloud group on a cron expression in their own time zone. Create them with the API or a tool client's schedule_create." />
+      <PageHeader
+        title="Schedules"
+        description="Macros that run on a cloud device or a cloud group on a cron expression in their own time zone. Also through the API and a tool client's schedule_create."
+        actions={<Button onClick={() => setEditing('new')}>New schedule</Button>}
+      />
+      {notice && <Text size="sm" mb="md" role="status">{notice}</Text>}
+      <ScheduleModal
+        schedule={editing === 'new' ? null : editing}
+        opened={editing !== null}
+        choices={choices}
+        onClose={() => setEditing(null)}
+        onSaved={(saved) => {
+          setNotice(`Saved “${saved.name}”: ${saved.next_fires?.[0] ? `it fires next at ${saved.next_fires[0]}` : 'it is disabled'}.`);
+          setVersion((v) => v + 1);
+        }}
+      />
       <ResourceTable
         noun="schedule"
         list={schedules}
-        columns={COLUMNS}
+        columns={columns(choices)}
         rowKey={(s) => s.id}
         minWidth={900}
-        rowActions={(s) =>
-          s.enabled || !s.disabled_reason || s.disabled_reason === 'failing' ? (
-            <Button size="xs" variant="default" onClick={() => void toggle(s)} aria-label={`${s.enabled ? 'Disable' : 'Enable'} ${s.name}`}>{s.enabled ? 'Disable' : 'Enable'}</Button>
-          ) : null
-        }
+        rowActions={(s) => (
+          <Group gap={6} wrap="nowrap">
+            <Button size="xs" variant="default" onClick={() => setEditing(s)} aria-label={`Edit ${s.name}`}>Edit</Button>
+            {(s.enabled || !s.disabled_reason || s.disabled_reason === 'failing') && (
+              <Button size="xs" variant="default" onClick={() => void toggle(s)} aria-label={`${s.enabled ? 'Disable' : 'Enable'} ${s.name}`}>{s.enabled ? 'Disable' : 'Enable'}</Button>
+            )}
+          </Group>
+        )}
         remove={{
           buttonLabel: (s) => `Delete ${s.name}`,
           title: 'Delete this schedule?',
@@ -71,7 +93,7 @@ export function SchedulesPage() {
             setVersion((v) => v + 1);
           },
         }}
-        empty={{ icon: <HistoryIcon size={22} />, title: 'No schedules yet', body: 'A schedule runs a macro on time: POST /api/schedules, or schedule_create from a tool client.' }}
+        empty={{ icon: <HistoryIcon size={22} />, title: 'No schedules yet', body: 'A schedule runs a macro on time: New schedule above, POST /api/schedules, or schedule_create from a tool client.' }}
       />
     </>
   );
