@@ -3,7 +3,7 @@
 // a zip and pushes it, makes profiles, groups and devices, reports and tails a run, receives
 // webhooks, imports proxies and reads their usage, starts a cloud device, taps its live view,
 // installs an APK, runs a block macro on it and stops the run from the run history, explores an app
-// into a menu map, signs out
+// into a menu map, keeps images in its library (uploaded, and cropped from a device screen), signs out
 // and in, and keeps using the console after the plan lapses. Every page passes axe-core and is photographed for the README.
 // Runs on the SQLite pass; skipped, saying why, on PostgreSQL or without Chromium.
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { makeTestCa, startReceiver, testWorker } from '../helpers/webhooks.js';
 import { account, apiKeys, keyboard, lapsedPlan, signedOutFirstLoad, signOutAndIn, signUp } from './flows-account.js';
 import { cloudDevice } from './flows-cloud.js';
 import { groupsAndDevices, runs } from './flows-devices.js';
+import { imageLibrary } from './flows-images.js';
 import { menuMaps } from './flows-maps.js';
 import { proxies, webhooks } from './flows-integrations.js';
 import { schedules } from './flows-schedules.js';
@@ -89,6 +90,7 @@ describe.skipIf(skip !== null)(skip ? `web console end to end (skipped: ${skip})
   step('the overview and the plan page', account, 30_000);
   step('a cloud device: started, live view tapped, screenshot, APK installed, a block macro run, opened from the run history and stopped there, deleted', cloudDevice, 150_000);
   step('menu maps: an app explored on a cloud device, its map listed, drawn with thumbnails, deleted', menuMaps, 120_000);
+  step('images: uploads refused and made, previewed, a template cropped from a cloud device screen, filtered, deleted', imageLibrary, 120_000);
   step('schedules: listed with its next fire time, its page with the next five and its occurrences', schedules, 60_000);
   step('signing out ends the session; signing in again lists devices with the session alone', signOutAndIn, 60_000);
   step('a lapsed plan: keys answer 402, the console still reads every page, and it never sent a key', lapsedPlan, 90_000);
