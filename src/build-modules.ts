@@ -116,7 +116,16 @@ export function buildModules(deps: ModulesDeps) {
   const billing = buildBillingModule({ ...base, keyCache: apiKeys.services.resolver });
   const proxies = buildProxiesModule({ ...base, geolocator: deps.geolocator });
   const macros = buildMacrosModule({ ...base, blockPrograms: { validate: (value) => validateBlockProgram(value), normalize: normalizeBlocks }, removeCode: removeMacroCode });
-  const images = buildImagesModule(base);
+  // The console's crop route reads a cloud device's screen through the devices module, built
+  // below (it needs nothing from images), so the images module reaches it once it exists.
+  const built: { devices?: ReturnType<typeof buildDevicesModule> } = {};
+  const images = buildImagesModule({
+    ...base,
+    cloudScreen: (owner, deviceId) => {
+      if (!built.devices) throw new Error('the devices module is not built yet');
+      return built.devices.services.actions.driverFor(owner, deviceId);
+    },
+  });
   const codeSync = buildCodeSyncModule({ ...base, images: images.services.library });
   // Devices and runs need each other: a device's stop or delete first stops its active run,
   // and a run on a stopped device starts it through the lifecycle. Both share one host.
@@ -126,6 +135,7 @@ export function buildModules(deps: ModulesDeps) {
     log: deps.log,
     stopActiveRun: async (deviceId, reason) => later.runs?.services.runs.stopActiveRunOnDevice(deviceId, reason),
   });
+  built.devices = devices;
   const runLogs = buildRunLogsModule(base);
   const runs = buildRunsModule({
     ...base,

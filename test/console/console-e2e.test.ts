@@ -3,7 +3,8 @@
 // a zip and pushes it, makes profiles, groups and devices, reports and tails a run, receives
 // webhooks, imports proxies and reads their usage, starts a cloud device, taps its live view,
 // installs an APK, runs a block macro on it and stops the run from the run history, explores an app
-// into a menu map, has the authoring agent (a scripted model) write a macro, signs out
+// into a menu map, keeps images in its library (uploaded, and cropped from a device screen), has
+// the authoring agent (a scripted model) write a macro, makes and edits a schedule, signs out
 // and in, and keeps using the console after the plan lapses. Every page passes axe-core and is photographed for the README.
 // Runs on the SQLite pass; skipped, saying why, on PostgreSQL or without Chromium.
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { makeTestCa, startReceiver, testWorker } from '../helpers/webhooks.js';
 import { account, apiKeys, keyboard, lapsedPlan, signedOutFirstLoad, signOutAndIn, signUp } from './flows-account.js';
 import { cloudDevice } from './flows-cloud.js';
 import { groupsAndDevices, runs } from './flows-devices.js';
+import { imageLibrary } from './flows-images.js';
 import { menuMaps } from './flows-maps.js';
 import { authoring, authoringNotConfigured } from './flows-authoring.js';
 import { startScriptedModel } from '../modules/authoring/helpers/scripted-model.js';
@@ -96,6 +98,7 @@ describe.skipIf(skip !== null)(skip ? `web console end to end (skipped: ${skip})
   step('authoring: a session followed as a conversation, its question answered, its files installed into a macro; another stopped; the credits spent', authoring, 120_000);
   step('authoring without a model endpoint: the page says it is not configured and how', authoringNotConfigured, 60_000);
   step('schedules: made through the form (a bad cron refused), listed with its device and next fire time, its page, edited', schedules, 60_000);
+  step('images: uploads refused and made, previewed, a template cropped from a cloud device screen, filtered, deleted', imageLibrary, 120_000);
   step('signing out ends the session; signing in again lists devices with the session alone', signOutAndIn, 60_000);
   step('a lapsed plan: keys answer 402, the console still reads every page, and it never sent a key', lapsedPlan, 90_000);
 });

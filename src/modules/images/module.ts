@@ -2,7 +2,7 @@
 // (crop, find, read text) that tools, the device RPC and block programs share.
 import type { BuiltModule, ModuleDeps } from '../../http/module.js';
 import { ImageLibrary } from './library.js';
-import { imageRoutes } from './routes.js';
+import { type CloudScreen, imageRoutes } from './routes.js';
 import { ScreenImages } from './screen-images.js';
 
 export interface ImagesServices {
@@ -10,9 +10,14 @@ export interface ImagesServices {
   screen: ScreenImages;
 }
 
-export function buildImagesModule(deps: ModuleDeps): BuiltModule<ImagesServices> {
+export interface ImagesModuleDeps extends ModuleDeps {
+  /** A ready cloud device's driver, for the console's crop route (the devices module's). */
+  cloudScreen: CloudScreen;
+}
+
+export function buildImagesModule(deps: ImagesModuleDeps): BuiltModule<ImagesServices> {
   const library = new ImageLibrary(deps.db.kysely, deps.clock);
   // The OCR engine starts on first use, so a process that never reads pixels never loads it.
   const screen = new ScreenImages(library);
-  return { routes: imageRoutes(library), services: { library, screen }, close: () => screen.close() };
+  return { routes: imageRoutes(library, screen, deps.cloudScreen), services: { library, screen }, close: () => screen.close() };
 }

@@ -4,8 +4,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../../core/schema.js';
 import { contextOf } from '../../http/request-context.js';
 import { sessionRoute } from '../../http/route-auth.js';
-import type { ImageLibrary } from './library.js';
-import { Image, ImageIdParams, ImageListQuery, ImagePage, UploadImageBody } from './schemas.js';
+import type { DeviceDriver } from '../devices/index.js';
+import type { ImageLibrary, LibraryOwner } from './library.js';
+import { CropImageBody, Image, ImageIdParams, ImageListQuery, ImagePage, UploadImageBody } from './schemas.js';
+import type { ScreenImages } from './screen-images.js';
+
+/**
+ * The driver of the caller's cloud device, which must be `ready`: 404 for someone else's
+ * device (`not_found`) or one on their own machine (`not_a_cloud_device`), 409 `device_not_ready` otherwise (the devices module's
+ * DeviceActions.driverFor, handed in when the modules are wired).
+ */
+export type CloudScreen = (owner: LibraryOwner, deviceId: number) => Promise<DeviceDriver>;
 
 /**
  * A 5 MiB picture in base64 is 7 MiB; the body may be 8 MiB, so a picture a little over its
@@ -15,7 +24,7 @@ export const UPLOAD_BODY_LIMIT = 8 * 1024 * 1024;
 
 const BAD_PICTURE = '422 `invalid_image` for bytes that are not a whole PNG or JPEG, `image_too_large` past 8192 pixels a side or 16.7 million pixels; 413 `payload_too_large` past 5 MiB.';
 
-export function imageRoutes(library: ImageLibrary): FastifyPluginAsyncTypebox {
+export function imageRoutes(library: ImageLibrary, screen: ScreenImages, cloudScreen: CloudScreen): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['images'];
     app.post(
@@ -33,6 +42,30 @@ export function imageRoutes(library: ImageLibrary): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => reply.code(201).send(await library.upload(contextOf(request), request.body)),
+    );
+    // Not in app-api.md: our extension, the console's "crop from the live view" (a tool client
+    // crops with template_crop on a lease). It reads the screen as it is now, like the
+    // screenshot route, so it needs no lease and is allowed while a run is active.
+    app.post(
+      '/api/images/crop',
+      {
+        config: sessionRoute(),
+        schema: {
+          operationId: 'cropImage',
+          tags,
+          summary: "Cut a rectangle of a cloud device's screen into the library",
+          description:
+            "Takes the screen of one of your `ready` cloud devices now (full size, PNG) and stores the rectangle `x`, `y`, `w`, `h` (device pixels; at least 8 a side) as a PNG with `source: \"crop\"`: what the console's live view calls when a person drags a rectangle. An extension of the contract; tool clients use `template_crop`. 422 `validation_failed` (`region`) when the rectangle leaves the screen; 404 `not_a_cloud_device` for a device on your own machine, `not_found` for someone else's; 409 `device_not_ready` unless the device is `ready`.",
+          body: CropImageBody,
+          response: { 201: Image, ...errors(404, 409, 422) },
+        },
+      },
+      async (request, reply) => {
+        const ctx = contextOf(request);
+        const { device_id: deviceId, ...rectangle } = request.body;
+        const driver = await cloudScreen(ctx, deviceId);
+        return reply.code(201).send(await screen.crop(ctx, driver, rectangle));
+      },
     );
     app.get(
       '/api/images',

@@ -3,6 +3,7 @@ import { type Static, Type } from 'typebox';
 import { PageQuery, Paged } from '../../core/paging.js';
 import { DateTime, StringEnum } from '../../core/schema.js';
 import { IMAGE_CONTENT_TYPES, IMAGE_SOURCES } from '../../core/values.js';
+import { MIN_TEMPLATE_SIDE } from '../vision/index.js';
 
 export const ImageId = Type.String({ pattern: '^img_[0-9a-f]{16}$', description: 'An image-library id: `img_` + 16 lowercase hex' });
 export const ImageName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: '1 to 100 characters' });
@@ -25,6 +26,15 @@ export const Image = Type.Object(
 // picture that decodes to more than 5 MiB, never a 422.
 export const UploadImageBody = Type.Object(
   { name: ImageName, image_base64: Type.String({ minLength: 1, description: 'The PNG or JPEG file, standard base64; at most 5 MiB decoded' }) },
+  { additionalProperties: false },
+);
+
+const Pixel = Type.Integer({ minimum: 0, maximum: 100_000, description: 'Device pixels' });
+const Side = Type.Integer({ minimum: MIN_TEMPLATE_SIDE, maximum: 100_000, description: `Device pixels, at least ${MIN_TEMPLATE_SIDE} (a smaller template cannot be matched)` });
+
+/** The console's "crop from the live view": a rectangle of a ready cloud device's screen. */
+export const CropImageBody = Type.Object(
+  { device_id: Type.Integer({ minimum: 1, description: 'One of your cloud devices, `ready`' }), x: Pixel, y: Pixel, w: Side, h: Side, name: ImageName },
   { additionalProperties: false },
 );
 

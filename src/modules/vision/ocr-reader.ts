@@ -7,12 +7,15 @@
 // - One long-lived worker per reader, started on first use (loading the model takes about a
 //   second), reused by every call, one call at a time. A call that hangs past its time limit
 //   ends the worker, and the next call starts a fresh one.
+// - Two passes: the whole prepared screen in sparse-text mode, then, one by one, what that
+//   left unread but looks like text (a lone letter, a huge clock; ocr-leftovers.ts).
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { messageOf } from '../../lib/error-message.js';
 import { VisionUnavailableError } from './errors.js';
+import { type Box, leftoverText, marginFor } from './ocr-leftovers.js';
 import { prepareForOcr } from './ocr-prepare.js';
 import { DEFAULT_DECODE_LIMITS, type DecodeLimits, decodeGray, type PixelBounds } from './gray-image.js';
 import { centerOf, inReadingOrder, type TextLine } from './text-lines.js';
@@ -23,9 +26,15 @@ export interface OcrReaderOptions {
   /** The folder holding `eng.traineddata.gz` (default: the installed @tesseract.js-data/eng). */
   langPath?: string;
   limits?: DecodeLimits;
+  /** Read again what the first pass left (lone letters, huge text; ocr-leftovers.ts). Default true; false only to measure the first pass alone. */
+  secondPass?: boolean;
   /** Scale the picture is recognised at (default DEFAULT_OCR_SCALE); bounds are answered in the image's own pixels. */
   scale?: number;
 }
+
+/** The heights a leftover (a lone letter, a huge clock) is read at, in turn: body text for Tesseract. */
+const LEFTOVER_HEIGHTS = [40, 28, 60];
+const LEFTOVER_FRAME = 20;
 
 /** Phone text (34 px and up on a 1080 px wide screen) reads as well at this scale, and faster. */
 export const DEFAULT_OCR_SCALE = 0.75;
@@ -96,21 +105,74 @@ export class OcrReader {
     const worker = await this.ensureWorker();
     const timeoutMs = this.options.timeoutMs ?? 30_000;
     let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
     try {
-      const result = await Promise.race([
-        worker.recognize(png, {}, { blocks: true, text: false }),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-        }),
-      ]);
+      const result = await Promise.race([worker.recognize(png, {}, { blocks: true, text: false }), deadline]);
+      const lines = linesOf(result.data);
+      const read = lines.flatMap((l) => (l.words ?? []).filter((w) => w.text.trim() !== '' && w.confidence / 100 >= minConfidence).map((w) => w.bbox));
+      if (this.options.secondPass !== false) lines.push(...(await Promise.race([this.readLeftovers(worker, prepared, read, minConfidence), deadline])));
       const offset = options.region ?? { left: 0, top: 0 };
-      return toLines(linesOf(result.data), { ...offset, scale }, minConfidence);
+      return toLines(lines, { ...offset, scale }, minConfidence);
     } catch (error) {
       await this.endWorker();
       throw new VisionUnavailableError('ocr', messageOf(error));
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * The second pass (ocr-leftovers.ts): each group of marks the first pass did not read, cut
+   * out with a margin, scaled to LEFTOVER_HEIGHTS in turn and read as one line (one character when it
+   * is a single mark). Answers lines in the prepared picture's pixels.
+   */
+  private async readLeftovers(worker: Worker, prepared: { width: number; height: number; data: Uint8Array }, read: Box[], minConfidence: number): Promise<OcrLine[]> {
+    const found: OcrLine[] = [];
+    const leftovers = leftoverText(prepared, read);
+    if (leftovers.length === 0) return found;
+    const raw = { width: prepared.width, height: prepared.height, channels: 1 as const };
+    try {
+      for (const { box, marks } of leftovers) {
+        const h = box.y1 - box.y0 + 1;
+        const pad = marginFor(h);
+        const left = Math.max(0, box.x0 - pad);
+        const top = Math.max(0, box.y0 - pad);
+        const width = Math.min(prepared.width, box.x1 + 1 + pad) - left;
+        const height = Math.min(prepared.height, box.y1 + 1 + pad) - top;
+        await worker.setParameters({ tessedit_pageseg_mode: marks === 1 ? PSM.SINGLE_CHAR : PSM.SINGLE_LINE });
+        // Tesseract's answer for one short line depends on its size in ways no one size fixes
+        // (an "N" reads at 28 px and 60 px but not at 40): the first size whose every word is
+        // sure enough wins.
+        let best: OcrLine[] = [];
+        for (const target of LEFTOVER_HEIGHTS) {
+          const factor = target / h;
+          const crop = await sharp(prepared.data, { raw })
+            .extract({ left, top, width, height })
+            .resize(Math.max(1, Math.round(width * factor)), Math.max(1, Math.round(height * factor)), { kernel: 'lanczos3' })
+            // A white frame beyond the margin: a lone letter near the picture's edge reads as nothing.
+            .extend({ top: LEFTOVER_FRAME, bottom: LEFTOVER_FRAME, left: LEFTOVER_FRAME, right: LEFTOVER_FRAME, background: '#ffffff' })
+            .greyscale()
+            .png({ compressionLevel: 1 })
+            .toBuffer();
+          const answer = await worker.recognize(crop, {}, { blocks: true, text: false });
+          const back = (b: Bbox): Bbox => ({ x0: (b.x0 - LEFTOVER_FRAME) / factor + left, y0: (b.y0 - LEFTOVER_FRAME) / factor + top, x1: (b.x1 - LEFTOVER_FRAME) / factor + left, y1: (b.y1 - LEFTOVER_FRAME) / factor + top });
+          const lines = linesOf(answer.data)
+            .map((line) => ({ ...line, bbox: back(line.bbox), words: (line.words ?? []).filter((w) => w.text.trim() !== '').map((w) => ({ ...w, bbox: back(w.bbox) })) }))
+            // A lone mark read as punctuation ("[", "|") is a rim or a rule, not text.
+            .filter((line) => line.words.length > 0 && line.words.some((w) => /[\p{L}\p{N}]/u.test(w.text)));
+          if (lines.length > 0 && lines.every((line) => line.words.every((w) => w.confidence / 100 >= minConfidence))) {
+            best = lines;
+            break;
+          }
+        }
+        found.push(...best);
+      }
+    } finally {
+      await worker.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT });
+    }
+    return found;
   }
 
   private ensureWorker(): Promise<Worker> {

@@ -440,6 +440,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/images/crop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cut a rectangle of a cloud device's screen into the library
+         * @description Takes the screen of one of your `ready` cloud devices now (full size, PNG) and stores the rectangle `x`, `y`, `w`, `h` (device pixels; at least 8 a side) as a PNG with `source: "crop"`: what the console's live view calls when a person drags a rectangle. An extension of the contract; tool clients use `template_crop`. 422 `validation_failed` (`region`) when the rectangle leaves the screen; 404 `not_a_cloud_device` for a device on your own machine, `not_found` for someone else's; 409 `device_not_ready` unless the device is `ready`.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        post: operations["cropImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/images/{id}": {
         parameters: {
             query?: never;
@@ -5277,6 +5299,151 @@ export interface operations {
                 };
             };
             /** @description Payload too large (`payload_too_large`): the body is over this route's limit (8388608 bytes); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cropImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One of your cloud devices, `ready` */
+                    device_id: number;
+                    /** @description Device pixels */
+                    x: number;
+                    /** @description Device pixels */
+                    y: number;
+                    /** @description Device pixels, at least 8 (a smaller template cannot be matched) */
+                    w: number;
+                    /** @description Device pixels, at least 8 (a smaller template cannot be matched) */
+                    h: number;
+                    /** @description 1 to 100 characters */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the new resource. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An image-library id: `img_` + 16 lowercase hex */
+                        id: string;
+                        name: string;
+                        /** @description Read from the picture */
+                        width: number;
+                        /** @description Read from the picture */
+                        height: number;
+                        /** @enum {string} */
+                        content_type: "image/png" | "image/jpeg";
+                        size_bytes: number;
+                        /**
+                         * @description `upload` (a person uploaded it) or `crop` (cut from a device screen: by template_crop, or a menu map screen thumbnail, decisions.md §13)
+                         * @enum {string}
+                         */
+                        source: "upload" | "crop";
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
             413: {
                 headers: {
                     [name: string]: unknown;

@@ -1,10 +1,10 @@
 // The areas of the console, in the order the navigation shows them: each entry is a page's
 // label, path, icon and the page itself (loaded on its first visit, its own chunk, so the
-// first load of `/` does not grow). An area that arrives with a later issue (images, menu
-// maps, schedules, authoring, a marketplace) is one more entry here; routes.tsx adds the
+// first load of `/` does not grow). An area that arrives with a later issue (authoring, a
+// marketplace) is one more entry here; routes.tsx adds the
 // pages under an area (`/macros/:id`) and matches paths.
 import { type ComponentType, lazy } from 'react';
-import { CodeIcon, DeviceIcon, GroupIcon, HistoryIcon, MapIcon, HomeIcon, KeyIcon, ProxyIcon, SparkIcon, UserIcon, WebhookIcon } from '../components/icons';
+import { CodeIcon, DeviceIcon, GroupIcon, HistoryIcon, ImageIcon, MapIcon, HomeIcon, KeyIcon, ProxyIcon, SparkIcon, UserIcon, WebhookIcon } from '../components/icons';
 
 export type PageComponent = ComponentType<{ params: Record<string, string> }>;
 
@@ -36,6 +36,7 @@ export const NAV: NavSection[] = [
       { label: 'Run history', to: '/runs', icon: HistoryIcon, prefix: true, page: lazyPage(() => import('../pages/runs/RunsPage'), 'RunsPage') },
       { label: 'Authoring agent', to: '/authoring', icon: SparkIcon, prefix: true, page: lazyPage(() => import('../pages/authoring/AuthoringPage'), 'AuthoringPage') },
       { label: 'Schedules', to: '/schedules', icon: HistoryIcon, prefix: true, page: lazyPage(() => import('../pages/schedules/SchedulesPage'), 'SchedulesPage') },
+      { label: 'Images', to: '/images', icon: ImageIcon, page: lazyPage(() => import('../pages/images/ImagesPage'), 'ImagesPage') },
     ],
   },
   {

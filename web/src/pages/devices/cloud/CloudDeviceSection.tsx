@@ -1,13 +1,15 @@
 // The cloud device part of the device drawer: its state and lifecycle (start, stop, delete,
 // followed through placing → starting → ready by reloading the device list every second while
-// it moves), and once it is ready: the live view (tap to touch it), a screenshot, its apps and
-// an APK upload, and "Start run". Components: LifecycleActions, LiveView, ScreenshotButton,
-// AppsPanel, StartRunModal; the routes they call are in docs/console.md.
+// it moves), and once it is ready: the live view (tap to touch it), a screenshot, cropping a
+// template into the image library, its apps and an APK upload, and "Start run". Components:
+// LifecycleActions, LiveView, ScreenshotButton, CropTemplateModal, AppsPanel, StartRunModal;
+// the routes they call are in docs/console.md.
 import { Button, Card, Divider, Group, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { Device, Macro } from '../../../api/types';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { AppsPanel } from './AppsPanel';
+import { CropTemplateModal } from './CropTemplateModal';
 import { LifecycleActions, MOVING } from './LifecycleActions';
 import { LiveView } from './LiveView';
 import { ScreenshotButton } from './ScreenshotButton';
@@ -26,6 +28,7 @@ const FOLLOW_MS = 1000;
 export function CloudDeviceSection({ device, macros, onChanged, onDeleted }: { device: Device; macros: Macro[]; onChanged: () => void; onDeleted: () => void }) {
   const state = device.hosted_state ?? 'stopped';
   const [running, setRunning] = useState(false);
+  const [cropping, setCropping] = useState(false);
   // While the device moves, read the list again each second until it rests.
   useEffect(() => {
     if (!MOVING.has(state)) return;
@@ -44,6 +47,7 @@ export function CloudDeviceSection({ device, macros, onChanged, onDeleted }: { d
         <Group gap="xs">
           <Button size="xs" variant="light" onClick={() => setRunning(true)}>Start run…</Button>
           {state === 'ready' && <ScreenshotButton deviceId={device.id} deviceName={device.name} />}
+          {state === 'ready' && <Button size="xs" variant="default" onClick={() => setCropping(true)}>Crop a template…</Button>}
         </Group>
         {state === 'ready' ? (
           <>
@@ -57,6 +61,7 @@ export function CloudDeviceSection({ device, macros, onChanged, onDeleted }: { d
         )}
       </Stack>
       <StartRunModal deviceId={device.id} macros={macros} opened={running} onClose={() => setRunning(false)} />
+      {state === 'ready' && <CropTemplateModal deviceId={device.id} opened={cropping} onClose={() => setCropping(false)} />}
     </Card>
   );
 }
