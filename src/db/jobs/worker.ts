@@ -76,6 +76,11 @@ export class JobWorker<K extends AnyJobKind> {
     await Promise.all(this.inFlight);
   }
 
+  /** Looks for due work now rather than at the next poll (a job that queued work of this kind in this process). */
+  nudge(): void {
+    this.signal();
+  }
+
   private signal(): void {
     this.woken = true;
     this.wake?.();

@@ -19,7 +19,6 @@ import type { ScheduleFireJob } from './fire-job.js';
 import { FireTimes } from './fire-times.js';
 import type { ScheduleRuns, ScheduleTargets } from './ports.js';
 import type { ScheduleRow } from './present.js';
-import { SCHEDULE_START_JOB } from './start-job.js';
 import { ownerContext } from './start-occurrence.js';
 
 /** At most this many missed fire times are recorded per pass (older ones of a long outage are not listed one by one). */
@@ -36,6 +35,8 @@ export interface FirePassDeps {
   config: Pick<Config, 'scheduleMisfireGraceMs'>;
   targets: ScheduleTargets;
   runs: ScheduleRuns;
+  /** Called when a pass recorded occurrences to start: wakes this process's start worker. */
+  onRecorded?: () => void;
 }
 
 export async function firePass(deps: FirePassDeps, job: RunningJob<ScheduleRow>): Promise<void> {
@@ -61,7 +62,7 @@ export async function firePass(deps: FirePassDeps, job: RunningJob<ScheduleRow>)
   await recordMissed(db, schedule.id, missed, devices, now);
   if (runs) {
     if (job.signal.aborted) return; // the lease is lost: the next holder goes on from here
-    await recordFireTime(db, schedule.id, latest, devices, clock.now());
+    if (await recordFireTime(db, schedule.id, latest, devices, clock.now())) deps.onRecorded?.();
   }
   const done = clock.now();
   await completeJob(db.kysely, deps.kind, job.lease, done, {
@@ -91,8 +92,14 @@ async function recordMissed(db: Db, scheduleId: number, missed: { at: number; re
   }
 }
 
-/** The fire time's occurrences, one per device, waiting for the start job; the start workers hear of them at commit. */
-async function recordFireTime(db: Db, scheduleId: number, fireAt: number, devices: number[], now: number): Promise<void> {
+/**
+ * The fire time's occurrences, one per device, waiting for the start job. One statement per
+ * 500 devices and no transaction (every insert is insert-or-nothing, so a repeated pass fills
+ * in what a lost one left), and no database notification: with thousands of schedules firing
+ * together, each pass's NOTIFY serialised the commits. This process's start worker is woken
+ * directly (`onRecorded`); the others find the rows at their next poll (SCHEDULER_POLL_MS).
+ */
+async function recordFireTime(db: Db, scheduleId: number, fireAt: number, devices: number[], now: number): Promise<boolean> {
   const rows = devices.map((deviceId) => ({
     schedule_id: scheduleId,
     fire_at: fireAt,
@@ -105,16 +112,14 @@ async function recordFireTime(db: Db, scheduleId: number, fireAt: number, device
     created_at: now,
     updated_at: now,
   }));
-  await db.kysely.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await trx
-        .insertInto('schedule_occurrences')
-        .values(rows.slice(i, i + INSERT_CHUNK))
-        .onConflict((oc) => oc.columns(['schedule_id', 'fire_at', 'device_id']).doNothing())
-        .execute();
-    }
-    if (rows.some((row) => row.outcome === 'pending')) await db.wakeup.notify(trx, SCHEDULE_START_JOB);
-  });
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await db.kysely
+      .insertInto('schedule_occurrences')
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .onConflict((oc) => oc.columns(['schedule_id', 'fire_at', 'device_id']).doNothing())
+      .execute();
+  }
+  return rows.some((row) => row.outcome === 'pending');
 }
 
 /** The last FAILURE_STREAK ended runs this schedule started (since a person last enabled it) all failed. */

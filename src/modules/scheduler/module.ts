@@ -21,7 +21,7 @@ export interface SchedulerModuleDeps extends ModuleDeps {
 export interface SchedulerServices {
   schedules: ScheduleService;
   /** A further schedule worker on this module's database (tests race several; the benchmark runs one per process). */
-  newWorker(name?: string): SchedulerWorker;
+  newWorker(name?: string, options?: { fireOnly?: boolean }): SchedulerWorker;
 }
 
 /** Both job workers of the scheduler, started and stopped together. */
@@ -35,11 +35,9 @@ export interface SchedulerWorker {
 }
 
 /** The schedule worker, for `serve`, `svc worker`, tests (several on one database) and the benchmark. */
-export function createSchedulerWorker(deps: SchedulerModuleDeps & { name?: string }): SchedulerWorker {
+export function createSchedulerWorker(deps: SchedulerModuleDeps & { name?: string; fireOnly?: boolean }): SchedulerWorker {
   const { db, clock, log, name } = deps;
   const kind = scheduleFireJob(deps.config);
-  const passDeps = { db, clock, log, kind, config: deps.config, targets: deps.targets, runs: deps.runs };
-  const fire = new JobWorker({ db, clock, log, kind, name, handlers: { run: (job) => firePass(passDeps, job) } });
   const startDeps = { db, clock, log, runs: deps.runs };
   const starts = new JobWorker({
     db,
@@ -49,10 +47,13 @@ export function createSchedulerWorker(deps: SchedulerModuleDeps & { name?: strin
     name,
     handlers: { run: (job) => startOccurrence(startDeps, job), lapsed: (lease) => endLostStart(startDeps, lease) },
   });
+  const passDeps = { db, clock, log, kind, config: deps.config, targets: deps.targets, runs: deps.runs, onRecorded: () => starts.nudge() };
+  const fire = new JobWorker({ db, clock, log, kind, name, handlers: { run: (job) => firePass(passDeps, job) } });
   return {
     start() {
       fire.start();
-      starts.start();
+      // fireOnly: recording without starting (the benchmark measures the two apart).
+      if (!deps.fireOnly) starts.start();
     },
     async stop() {
       await Promise.all([fire.stop(), starts.stop()]);
@@ -83,5 +84,5 @@ function schedulerWorker(deps: SchedulerModuleDeps): BackgroundWorker {
 
 export function buildSchedulerModule(deps: SchedulerModuleDeps): BuiltModule<SchedulerServices> {
   const schedules = new ScheduleService(deps.db.kysely, deps.clock, deps.targets);
-  return { routes: scheduleRoutes(schedules), services: { schedules, newWorker: (name) => createSchedulerWorker({ ...deps, name }) }, workers: [schedulerWorker(deps)] };
+  return { routes: scheduleRoutes(schedules), services: { schedules, newWorker: (name, options) => createSchedulerWorker({ ...deps, name, ...options }) }, workers: [schedulerWorker(deps)] };
 }

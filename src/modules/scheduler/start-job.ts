@@ -7,8 +7,8 @@
 //   retry    none, and a lapsed lease is never claimed again: the run may have started before
 //            its worker died, so the occurrence ends `skipped`, `worker_lost` (start-occurrence.ts)
 //            rather than risk a second run for one fire time
-//   workers  SCHEDULER_CONCURRENCY starts per process; woken when a fire pass records occurrences,
-//            else looking every SCHEDULER_POLL_MS
+//   workers  SCHEDULER_CONCURRENCY starts per process; woken when a fire pass of the same process
+//            records occurrences, else looking every SCHEDULER_POLL_MS
 import type { Kysely } from 'kysely';
 import { defineJobKind, type Lease, NO_RETRY } from '../../db/jobs/kind.js';
 import type { Database } from '../../db/schema.js';
