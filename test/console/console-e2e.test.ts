@@ -14,6 +14,7 @@ import { makeTestCa, startReceiver, testWorker } from '../helpers/webhooks.js';
 import { account, apiKeys, keyboard, lapsedPlan, signedOutFirstLoad, signOutAndIn, signUp } from './flows-account.js';
 import { cloudDevice } from './flows-cloud.js';
 import { groupsAndDevices, runs } from './flows-devices.js';
+import { marketplace } from './flows-marketplace.js';
 import { menuMaps } from './flows-maps.js';
 import { proxies, webhooks } from './flows-integrations.js';
 import { schedules } from './flows-schedules.js';
@@ -90,6 +91,7 @@ describe.skipIf(skip !== null)(skip ? `web console end to end (skipped: ${skip})
   step('a cloud device: started, live view tapped, screenshot, APK installed, a block macro run, opened from the run history and stopped there, deleted', cloudDevice, 150_000);
   step('menu maps: an app explored on a cloud device, its map listed, drawn with thumbnails, deleted', menuMaps, 120_000);
   step('schedules: listed with its next fire time, its page with the next five and its occurrences', schedules, 60_000);
+  step('marketplace: browsed, searched, ordered, a listing installed at version 1 and reviewed, a secret refused, a macro published and hidden', marketplace, 90_000);
   step('signing out ends the session; signing in again lists devices with the session alone', signOutAndIn, 60_000);
   step('a lapsed plan: keys answer 402, the console still reads every page, and it never sent a key', lapsedPlan, 90_000);
 });

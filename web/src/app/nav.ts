@@ -4,7 +4,7 @@
 // maps, schedules, authoring, a marketplace) is one more entry here; routes.tsx adds the
 // pages under an area (`/macros/:id`) and matches paths.
 import { type ComponentType, lazy } from 'react';
-import { CodeIcon, DeviceIcon, GroupIcon, HistoryIcon, MapIcon, HomeIcon, KeyIcon, ProxyIcon, UserIcon, WebhookIcon } from '../components/icons';
+import { CodeIcon, DeviceIcon, GroupIcon, HistoryIcon, MapIcon, HomeIcon, KeyIcon, ProxyIcon, StoreIcon, UserIcon, WebhookIcon } from '../components/icons';
 
 export type PageComponent = ComponentType<{ params: Record<string, string> }>;
 
@@ -35,6 +35,7 @@ export const NAV: NavSection[] = [
       { label: 'Macros', to: '/macros', icon: CodeIcon, prefix: true, page: lazyPage(() => import('../pages/macros/MacrosPage'), 'MacrosPage') },
       { label: 'Run history', to: '/runs', icon: HistoryIcon, prefix: true, page: lazyPage(() => import('../pages/runs/RunsPage'), 'RunsPage') },
       { label: 'Schedules', to: '/schedules', icon: HistoryIcon, prefix: true, page: lazyPage(() => import('../pages/schedules/SchedulesPage'), 'SchedulesPage') },
+      { label: 'Marketplace', to: '/marketplace', icon: StoreIcon, prefix: true, page: lazyPage(() => import('../pages/marketplace/MarketplacePage'), 'MarketplacePage') },
     ],
   },
   {
