@@ -22,6 +22,7 @@ import { imageLibrary } from './migrations/0015_image_library.js';
 import { menuMaps } from './migrations/0016_menu_maps.js';
 import { marketplace } from './migrations/0017_marketplace.js';
 import { authoring } from './migrations/0018_authoring.js';
+import { marketplaceImages } from './migrations/0019_marketplace_images.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0016_menu_maps': menuMaps,
   '0017_marketplace': marketplace,
   '0018_authoring': authoring,
+  '0019_marketplace_images': marketplaceImages,
 };
 
 class ListProvider implements MigrationProvider {
