@@ -116,7 +116,7 @@ export async function marketplace(w: World): Promise<void> {
   await dialog.getByRole('textbox', { name: 'Tags' }).fill('mail, Morning');
   await dialog.getByRole('button', { name: 'Publish' }).click();
   const row = page.getByRole('row', { name: /Morning routine/ });
-  await expect.poll(() => row.innerText()).toMatch(/Block\s*1\s*0\s*No reviews\s*Listed/);
+  await expect.poll(() => row.innerText()).toMatch(/Block · version 1 · Opens the mail app[\s\S]*\s0\s*No reviews\s*Listed/);
   await row.getByRole('button', { name: 'New version of Morning routine' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Publish version' }).click();
   await expect.poll(() => page.getByRole('dialog').getByRole('alert').innerText()).toMatch(/No new version[\s\S]*the same as in the latest version/);

@@ -8,7 +8,6 @@ import { PageHeader } from '../../components/PageHeader';
 import { pageFrom } from '../../components/Pager';
 import { type Column, ResourceTable } from '../../components/ResourceTable';
 import { useAsync } from '../../lib/use-async';
-import { KindBadge } from '../macros/MacrosPage';
 import { Rating, Visibility } from './ListingBits';
 import { deleteListing, type Listing, searchListings, updateListing } from './marketplace-api';
 import { NewVersionModal, PublishModal } from './PublishModal';
@@ -18,16 +17,14 @@ const PAGE_SIZE = 20;
 const COLUMNS: Column<Listing>[] = [
   {
     header: 'Listing',
-    maxWidth: 300,
+    maxWidth: 320,
     cell: (l) => (
       <Stack gap={2}>
         <Anchor component={Link} to={`/marketplace/${l.id}`} fw={600} size="sm">{l.title}</Anchor>
-        <Text size="xs" c="dimmed" truncate="end">{l.summary}</Text>
+        <Text size="xs" c="dimmed" truncate="end">{l.kind === 'python' ? 'Python' : 'Block'} · version {l.latest_version} · {l.summary}</Text>
       </Stack>
     ),
   },
-  { header: 'Kind', cell: (l) => <KindBadge kind={l.kind} /> },
-  { header: 'Version', cell: (l) => <Text size="sm">{l.latest_version}</Text> },
   { header: 'Installs', cell: (l) => <Text size="sm">{l.installs.toLocaleString('en')}</Text> },
   { header: 'Rating', cell: (l) => <Rating rating={l.rating} /> },
   { header: 'Shown', cell: (l) => <Visibility listing={l} /> },
@@ -55,7 +52,7 @@ export function MyListingsPage() {
         list={listings}
         columns={COLUMNS}
         rowKey={(l) => l.id}
-        minWidth={900}
+        minWidth={860}
         rowActions={(l) => (
           <>
             <Button size="xs" variant="light" onClick={() => setVersioning(l)} aria-label={`New version of ${l.title}`}>New version</Button>
