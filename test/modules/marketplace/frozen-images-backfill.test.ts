@@ -25,6 +25,7 @@ test('the backfill freezes the pictures the author still has, once per listing a
   const db = world.t.db.kysely;
   // As before 0019: no frozen pictures; then the author deletes one of them.
   await sql`drop table marketplace_images`.execute(db);
+  await sql`drop index marketplace_listings_rating_idx`.execute(db);
   expect((await call(world.t.app, world.user, 'DELETE', `/api/images/${deleted}`)).statusCode).toBe(204);
 
   await marketplaceImages(world.t.db.dialect).up(db as never);
