@@ -109,6 +109,7 @@ const TABLE_OWNERS: Record<string, string> = {
   marketplace_listing_tags: 'modules/marketplace',
   marketplace_versions: 'modules/marketplace',
   marketplace_reviews: 'modules/marketplace',
+  marketplace_images: 'modules/marketplace',
   images: 'modules/images',
   device_groups: 'modules/devices',
   devices: 'modules/devices',

@@ -22,12 +22,13 @@ import { imageLibrary } from './migrations/0015_image_library.js';
 import { menuMaps } from './migrations/0016_menu_maps.js';
 import { marketplace } from './migrations/0017_marketplace.js';
 import { authoring } from './migrations/0018_authoring.js';
-import { runCountShards } from './migrations/0021_run_count_shards.js';
-import { occurrenceStarts } from './migrations/0022_occurrence_starts.js';
+import { marketplaceImages } from './migrations/0019_marketplace_images.js';
+import { runCountShards } from './migrations/0020_run_count_shards.js';
+import { occurrenceStarts } from './migrations/0021_occurrence_starts.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
-/** In name order; the next one is 0023. */
+/** In name order; the next one is 0022. */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_accounts': accounts,
   '0002_resources': resources,
@@ -47,8 +48,9 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0016_menu_maps': menuMaps,
   '0017_marketplace': marketplace,
   '0018_authoring': authoring,
-  '0021_run_count_shards': runCountShards,
-  '0022_occurrence_starts': occurrenceStarts,
+  '0019_marketplace_images': marketplaceImages,
+  '0020_run_count_shards': runCountShards,
+  '0021_occurrence_starts': occurrenceStarts,
 };
 
 class ListProvider implements MigrationProvider {

@@ -1,7 +1,7 @@
 // Table types of the marketplace (migration 0017): listings, their tags and frozen versions,
 // and reviews.
 import type { Generated } from 'kysely';
-import type { MacroKind } from '../core/values.js';
+import type { ImageContentType, ImageSource, MacroKind } from '../core/values.js';
 
 export interface MarketplaceListingsTable {
   id: Generated<number>;
@@ -62,4 +62,23 @@ export interface MarketplaceReviewsTable {
   text: string;
   created_at: number;
   updated_at: number;
+}
+
+/**
+ * A picture a listing's versions reference, copied from the author's library when a version
+ * was published (migration 0019): installs copy it from here, whatever the author's library
+ * holds now. One row per listing and image id (an id always names the same bytes).
+ */
+export interface MarketplaceImagesTable {
+  listing_id: number;
+  image_id: string;
+  name: string;
+  width: number;
+  height: number;
+  content_type: ImageContentType;
+  size_bytes: number;
+  sha256: string;
+  source: ImageSource;
+  content: Buffer;
+  frozen_at: number;
 }

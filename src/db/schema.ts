@@ -23,7 +23,7 @@ import type {
 } from '../core/values.js';
 import type { MapExplorationsTable, MenuMapScreensTable, MenuMapsTable, MenuMapTransitionsTable } from './schema-maps.js';
 import type { AuthoringMessagesTable, AuthoringSessionsTable, CreditAllowancesTable, CreditChargesTable } from './schema-authoring.js';
-import type { MarketplaceListingsTable, MarketplaceListingTagsTable, MarketplaceReviewsTable, MarketplaceVersionsTable } from './schema-marketplace.js';
+import type { MarketplaceImagesTable, MarketplaceListingsTable, MarketplaceListingTagsTable, MarketplaceReviewsTable, MarketplaceVersionsTable } from './schema-marketplace.js';
 import type { ScheduleOccurrencesTable, SchedulesTable } from './schema-scheduler.js';
 
 // The column unions come from the one list of each (core/values.ts); re-exported for the
@@ -471,6 +471,7 @@ export interface Database {
   marketplace_listing_tags: MarketplaceListingTagsTable;
   marketplace_versions: MarketplaceVersionsTable;
   marketplace_reviews: MarketplaceReviewsTable;
+  marketplace_images: MarketplaceImagesTable;
   images: ImagesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;

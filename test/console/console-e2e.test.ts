@@ -16,6 +16,7 @@ import { account, apiKeys, keyboard, lapsedPlan, signedOutFirstLoad, signOutAndI
 import { cloudDevice } from './flows-cloud.js';
 import { groupsAndDevices, runs } from './flows-devices.js';
 import { imageLibrary } from './flows-images.js';
+import { marketplace } from './flows-marketplace.js';
 import { menuMaps } from './flows-maps.js';
 import { authoring, authoringNotConfigured } from './flows-authoring.js';
 import { startScriptedModel } from '../modules/authoring/helpers/scripted-model.js';
@@ -99,6 +100,7 @@ describe.skipIf(skip !== null)(skip ? `web console end to end (skipped: ${skip})
   step('authoring without a model endpoint: the page says it is not configured and how', authoringNotConfigured, 60_000);
   step('schedules: made through the form (a bad cron refused), listed with its device and next fire time, its page, edited', schedules, 60_000);
   step('images: uploads refused and made, previewed, a template cropped from a cloud device screen, filtered, deleted', imageLibrary, 120_000);
+  step('marketplace: browsed, searched, ordered, a listing installed at version 1 and reviewed, a secret refused, a macro published and hidden', marketplace, 90_000);
   step('signing out ends the session; signing in again lists devices with the session alone', signOutAndIn, 60_000);
   step('a lapsed plan: keys answer 402, the console still reads every page, and it never sent a key', lapsedPlan, 90_000);
 });

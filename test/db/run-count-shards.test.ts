@@ -1,4 +1,4 @@
-// Run counts kept in shards (migration 0021): the counts a database had before the migration
+// Run counts kept in shards (migration 0020): the counts a database had before the migration
 // survive it, and an account's concurrent changes (each in its own transaction, on separate
 // connections on PostgreSQL) all land in the sum, whichever shard they moved.
 import { afterAll, expect, test } from 'vitest';

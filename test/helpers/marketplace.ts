@@ -59,7 +59,7 @@ export async function install(app: FastifyInstance, user: SignedUpUser, listingI
 
 /** Row counts of every marketplace table (and the tables an install writes), to prove a refusal wrote nothing. */
 export async function marketplaceCounts(t: TestApp) {
-  const tables = ['marketplace_listings', 'marketplace_versions', 'marketplace_reviews', 'marketplace_listing_tags', 'macros', 'macro_setting_profiles', 'code_snapshots', 'code_blobs'] as const;
+  const tables = ['marketplace_listings', 'marketplace_versions', 'marketplace_reviews', 'marketplace_listing_tags', 'marketplace_images', 'macros', 'macro_setting_profiles', 'code_snapshots', 'code_blobs'] as const;
   const counts: Record<string, number> = {};
   for (const table of tables) {
     const row = await t.db.kysely.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();

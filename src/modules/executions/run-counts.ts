@@ -1,7 +1,7 @@
 // Exact per-user, per-status run counts (table run_counts), moved in the transaction of the
 // change to run history so they are right at every moment. A count is the sum of up to
 // RUN_COUNT_SHARDS rows and a change moves one of them at random, so an account's runs starting
-// at the same moment do not queue behind one row's lock (migration 0021).
+// at the same moment do not queue behind one row's lock (migration 0020).
 import { randomInt } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, RunStatus } from '../../db/schema.js';

@@ -37,6 +37,9 @@ export interface ImageRecord {
   created_at: string;
 }
 
+/** A picture with its id and bytes, as another store keeps it (see `adopt`). */
+export type ImageCopy = Omit<Selectable<ImagesTable>, 'user_id' | 'created_at'>;
+
 export interface StoreImageInput {
   /** 1 to 100 characters once trimmed (the route's schema checks it; tools pass checked names too). */
   name: string;
@@ -179,6 +182,26 @@ export class ImageLibrary {
    * it is (ids name immutable pictures, so it is the same one). Answers which ids were copied,
    * which were already there, and which the source does not hold.
    */
+  /**
+   * Puts pictures kept elsewhere (a marketplace version's frozen images) into the owner's
+   * library under their own ids. An id the library already holds stays as it is: an id
+   * always names the same bytes. Answers the ids added.
+   */
+  async adopt(owner: LibraryOwner, images: readonly ImageCopy[]): Promise<string[]> {
+    const now = this.clock.now();
+    const added: string[] = [];
+    for (const image of images) {
+      if (!IMAGE_ID_PATTERN.test(image.id)) continue;
+      const result = await this.db
+        .insertInto('images')
+        .values({ ...image, content: Buffer.from(image.content), user_id: owner.userId, created_at: now })
+        .onConflict((oc) => oc.columns(['user_id', 'id']).doNothing())
+        .executeTakeFirst();
+      if (Number(result.numInsertedOrUpdatedRows ?? 0) > 0) added.push(image.id);
+    }
+    return added;
+  }
+
   async copy(_ctx: LibraryOwner, fromUserId: number, toUserId: number, ids: readonly string[]) {
     const wanted = [...new Set(ids)];
     const present = await this.ownedIds(fromUserId, wanted);

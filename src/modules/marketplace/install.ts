@@ -8,6 +8,7 @@ import type { ServiceContext } from '../../core/context.js';
 import type { Clock } from '../../lib/clock.js';
 import { adoptSnapshot } from '../code-sync/index.js';
 import type { ImageLibrary } from '../images/index.js';
+import { frozenImagesMissingFrom } from './frozen-images.js';
 import { findOwnedMacro, insertInstalledMacro, presentMacro, setInstalledVersion } from '../macros/index.js';
 import { createDefaultProfile } from '../profiles/index.js';
 import { listingHidden, notAnInstalledCopy, versionNotFound } from './errors.js';
@@ -39,18 +40,21 @@ export class InstallService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
-    private readonly images: Pick<ImageLibrary, 'copy'>,
+    private readonly images: Pick<ImageLibrary, 'adopt'>,
   ) {}
 
   /**
-   * Copies the images the version references from the author's library into the installer's,
-   * under the same ids, so the copy finds its templates. Done before the macro is written:
-   * a copy is idempotent (the same ids name the same pictures), so a failed install leaves
-   * nothing wrong behind. An image the author has deleted since is not there to copy.
+   * Copies the images the version references into the installer's library under the same
+   * ids, from the listing's frozen copies (made when the version was published, so the
+   * author deleting a picture since changes nothing). Done before the macro is written: a
+   * copy is idempotent (the same ids name the same pictures), so a failed install leaves
+   * nothing wrong behind.
    */
   private async copyImages(ctx: ServiceContext, listing: ListingRow, version: VersionRow) {
     const ids = JSON.parse(version.image_ids) as string[];
-    if (ids.length > 0 && listing.user_id !== ctx.userId) await this.images.copy(ctx, listing.user_id, ctx.userId, ids);
+    if (ids.length === 0) return;
+    const missing = await frozenImagesMissingFrom(this.db, listing.id, ctx.userId, ids);
+    if (missing.length > 0) await this.images.adopt(ctx, missing);
   }
 
   async install(ctx: ServiceContext, listingId: number, version: number | undefined) {

@@ -9,14 +9,15 @@ import type { ServiceContext } from '../../core/context.js';
 import type { IdInput } from '../../core/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { dropUnusedBlobs } from '../code-sync/index.js';
-import { listingNotFound, sourceMacroGone, versionUnchanged } from './errors.js';
+import { listingNotFound, notPublishable, sourceMacroGone, versionUnchanged } from './errors.js';
 import { findOwnListing, findVisibleListing } from './find.js';
 import { type FrozenContent, freezeMacro } from './freeze.js';
+import { freezeImages } from './frozen-images.js';
 import { presentListing, presentVersion } from './present.js';
 import type { CreateListingInput, NewVersionInput, UpdateListingInput } from './schemas.js';
 import { trustFigures } from './trust.js';
 
-async function insertVersion(trx: Transaction<Database>, listingId: number, version: number, notes: string | null, content: FrozenContent, now: number) {
+async function insertVersion(trx: Transaction<Database>, authorId: number, listingId: number, version: number, notes: string | null, content: FrozenContent, now: number) {
   await trx
     .insertInto('marketplace_versions')
     .values({
@@ -35,6 +36,16 @@ async function insertVersion(trx: Transaction<Database>, listingId: number, vers
       published_at: now,
     })
     .execute();
+  // The pictures travel frozen with the version, so an install finds its templates whatever
+  // the author's library holds later. A reference to a picture the library does not have
+  // would install broken: refused, and the transaction writes nothing.
+  const held = await freezeImages(trx, listingId, authorId, content.imageIds, now);
+  const missing = content.imageIds.filter((imageId) => !held.has(imageId));
+  if (missing.length > 0) {
+    throw notPublishable(
+      `Nothing was published: the ${content.kind === 'block' ? 'program' : 'code'} references ${missing.length === 1 ? 'an image' : 'images'} your image library does not have (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}). Upload ${missing.length === 1 ? 'it' : 'them'} again and use the new id, or remove the reference.`,
+    );
+  }
 }
 
 async function writeTags(trx: Transaction<Database>, listingId: number, tags: readonly string[]) {
@@ -78,7 +89,7 @@ export class ListingService {
         .returning('id')
         .executeTakeFirstOrThrow();
       await writeTags(trx, row.id, tags);
-      await insertVersion(trx, row.id, 1, input.notes ?? null, content, now);
+      await insertVersion(trx, ctx.userId, row.id, 1, input.notes ?? null, content, now);
       return row.id;
     });
     return this.get(ctx, { id });
@@ -97,7 +108,7 @@ export class ListingService {
       if (same) throw versionUnchanged();
       const now = this.clock.now();
       const version = locked.latest_version + 1;
-      await insertVersion(trx, id, version, notes ?? null, content, now);
+      await insertVersion(trx, ctx.userId, id, version, notes ?? null, content, now);
       await trx.updateTable('marketplace_listings').set({ latest_version: version, published_at: now, updated_at: now }).where('id', '=', id).execute();
     });
     return this.get(ctx, { id });

@@ -22,8 +22,8 @@ export interface MarketplaceServices {
 }
 
 export interface MarketplaceModuleDeps extends ModuleDeps {
-  /** Installs copy the images a version references into the installer's library. */
-  images: Pick<ImageLibrary, 'copy'>;
+  /** Installs put a version's frozen images into the installer's library. */
+  images: Pick<ImageLibrary, 'adopt'>;
 }
 
 export function buildMarketplaceModule(deps: MarketplaceModuleDeps): BuiltModule<MarketplaceServices> {

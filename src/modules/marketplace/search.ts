@@ -31,7 +31,6 @@ export async function searchListings(db: Kysely<Database>, dialect: DialectName,
 
   let query = db
     .selectFrom('marketplace_listings as l')
-    .innerJoin('users as u', 'u.id', 'l.user_id')
     .where((eb) =>
       input.author === 'me' ? eb('l.user_id', '=', ctx.userId) : eb.or([eb('l.user_id', '=', ctx.userId), eb.and([eb('l.visible', '=', 1), eb('l.hidden_at', 'is', null)])]),
     );
@@ -44,7 +43,9 @@ export async function searchListings(db: Kysely<Database>, dialect: DialectName,
   const matched = words.length > 0 ? query.innerJoin(textMatches(dialect, LISTING_TEXT_INDEX, words, 'm'), (join) => join.onRef('m.doc_id', '=', 'l.id')) : undefined;
 
   const base = matched ?? query;
-  let rows = base.selectAll('l').select('u.name as author_name');
+  // The author's name is joined for the page's rows only: the count needs no user (every
+  // listing has one), and joining 100,000 of them only to count was most of a page's time.
+  let rows = base.innerJoin('users as u', 'u.id', 'l.user_id').selectAll('l').select('u.name as author_name');
   if (sort === 'relevance' && matched) rows = rows.orderBy(sql`m.rank`, 'desc').orderBy('l.installs', 'desc');
   else if (sort === 'new') rows = rows.orderBy('l.published_at', 'desc');
   else if (sort === 'rating') rows = rows.orderBy(RATING_SCORE, 'desc').orderBy('l.rating_count', 'desc');

@@ -4,7 +4,7 @@
 // marketplace) is one more entry here; routes.tsx adds the
 // pages under an area (`/macros/:id`) and matches paths.
 import { type ComponentType, lazy } from 'react';
-import { CodeIcon, DeviceIcon, GroupIcon, HistoryIcon, ImageIcon, MapIcon, HomeIcon, KeyIcon, ProxyIcon, SparkIcon, UserIcon, WebhookIcon } from '../components/icons';
+import { CodeIcon, DeviceIcon, GroupIcon, HistoryIcon, ImageIcon, MapIcon, HomeIcon, KeyIcon, ProxyIcon, SparkIcon, StoreIcon, UserIcon, WebhookIcon } from '../components/icons';
 
 export type PageComponent = ComponentType<{ params: Record<string, string> }>;
 
@@ -37,6 +37,7 @@ export const NAV: NavSection[] = [
       { label: 'Authoring agent', to: '/authoring', icon: SparkIcon, prefix: true, page: lazyPage(() => import('../pages/authoring/AuthoringPage'), 'AuthoringPage') },
       { label: 'Schedules', to: '/schedules', icon: HistoryIcon, prefix: true, page: lazyPage(() => import('../pages/schedules/SchedulesPage'), 'SchedulesPage') },
       { label: 'Images', to: '/images', icon: ImageIcon, page: lazyPage(() => import('../pages/images/ImagesPage'), 'ImagesPage') },
+      { label: 'Marketplace', to: '/marketplace', icon: StoreIcon, prefix: true, page: lazyPage(() => import('../pages/marketplace/MarketplacePage'), 'MarketplacePage') },
     ],
   },
   {

@@ -15,6 +15,9 @@ const PAGES_UNDER_AREAS: PageRoute[] = [
   { pattern: '/schedules/:id', title: 'Schedule', page: lazyPage(() => import('../pages/schedules/SchedulePage'), 'SchedulePage') },
   { pattern: '/runs/:id', title: 'Run', page: lazyPage(() => import('../pages/runs/RunPage'), 'RunPage') },
   { pattern: '/maps/:package', title: 'Menu map', page: lazyPage(() => import('../pages/maps/MapPage'), 'MapPage') },
+  // `mine` before `:id`: the first pattern that matches wins.
+  { pattern: '/marketplace/mine', title: 'My listings', page: lazyPage(() => import('../pages/marketplace/MyListingsPage'), 'MyListingsPage') },
+  { pattern: '/marketplace/:id', title: 'Listing', page: lazyPage(() => import('../pages/marketplace/ListingPage'), 'ListingPage') },
   { pattern: '/webhooks/deliveries/:id', title: 'Delivery', page: lazyPage(() => import('../pages/webhooks/DeliveryPage'), 'DeliveryPage') },
 ];
 

@@ -22,6 +22,7 @@ export const ProxyIcon = (p: P) => <Icon {...p}><circle cx="12" cy="12" r="9" />
 export const MapIcon = (p: P) => <Icon {...p}><rect x="3" y="4" width="6" height="5" rx="1" /><rect x="15" y="4" width="6" height="5" rx="1" /><rect x="9" y="15" width="6" height="5" rx="1" /><path d="M9 6.5h6" /><path d="M6 9v3.5h6V15" /></Icon>;
 export const ImageIcon = (p: P) => <Icon {...p}><rect x="3" y="4" width="18" height="16" rx="2" /><circle cx="9" cy="10" r="2" /><path d="M21 16l-5-5-9 9" /></Icon>;
 export const UserIcon = (p: P) => <Icon {...p}><circle cx="12" cy="8" r="4" /><path d="M4 21c0-4 3.6-7 8-7s8 3 8 7" /></Icon>;
+export const StoreIcon = (p: P) => <Icon {...p}><path d="M4 9l1.5-5h13L20 9" /><path d="M4 9h16v2a3 3 0 0 1-5.3 1.9A3 3 0 0 1 12 14a3 3 0 0 1-2.7-1.1A3 3 0 0 1 4 11z" /><path d="M5.5 13.5V20h13v-6.5" /><path d="M10 20v-4h4v4" /></Icon>;
 export const PlusIcon = (p: P) => <Icon {...p}><path d="M12 5v14" /><path d="M5 12h14" /></Icon>;
 export const CopyIcon = (p: P) => <Icon {...p}><rect x="8" y="8" width="12" height="12" rx="2" /><path d="M16 8V5a1 1 0 0 0-1-1H5a1 1 0 0 0-1 1v10a1 1 0 0 0 1 1h3" /></Icon>;
 export const CheckIcon = (p: P) => <Icon {...p}><path d="M5 12l5 5L20 7" /></Icon>;
