@@ -14,6 +14,7 @@ import { buildApiKeysModule } from './modules/api-keys/index.js';
 import { buildAuthoringModule } from './modules/authoring/index.js';
 import { buildBillingModule } from './modules/billing/index.js';
 import { buildCodeSyncModule, removeMacroCode } from './modules/code-sync/index.js';
+import { buildEventsModule } from './modules/events/index.js';
 import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type DevicesServices, findCloudDevice, type LeaseService, repointDevicesProfile } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
 import { buildImagesModule } from './modules/images/index.js';
@@ -26,7 +27,7 @@ import { buildProxiesModule } from './modules/proxies/index.js';
 import { buildRunLogsModule } from './modules/run-logs/index.js';
 import { buildSchedulerModule, type ScheduleRuns, type ScheduleTargets } from './modules/scheduler/index.js';
 import { buildRunsModule, type CloudRunService, normalizeBlocks, type RunCapacity, type RunReadiness, validateBlockProgram } from './modules/runs/index.js';
-import { buildWebhooksModule } from './modules/webhooks/index.js';
+import { buildWebhooksModule, webhookDeliveries } from './modules/webhooks/index.js';
 
 export interface ModuleLog {
   info(object: object, message: string): void;
@@ -109,15 +110,19 @@ export function limiterFactory(deps: Pick<Deps, 'config' | 'clock' | 'redis'>) {
   return (name: string, limit: number) => new FixedWindowLimiter(name, limit, deps.clock, deps.redis, deps.config.redisPrefix);
 }
 
-export function buildModules(deps: ModulesDeps) {
+/**
+ * What a cloud run needs, and nothing more: the runs thread (runs-thread/entry.ts) builds only
+ * this, every other process builds it as part of buildModules.
+ */
+export function buildRunModules(deps: ModulesDeps) {
   const base = { config: deps.config, db: deps.db, clock: deps.clock };
-  const apiKeys = buildApiKeysModule({ ...base, redis: deps.redis, log: deps.log, warnSharedState: deps.warnSharedState, limiter: limiterFactory(deps) });
-  // Key look-ups cache the subscription, so billing tells the key cache about every change.
-  const billing = buildBillingModule({ ...base, keyCache: apiKeys.services.resolver });
+  // Every recorded event (a run's start and end, a macro's custom event, a reported run, a
+  // webhook test) queues its webhook deliveries in the event's own transaction, and wakes the
+  // delivery workers when it commits. The modules that record events get `emit`.
+  const events = buildEventsModule({ subscribers: [webhookDeliveries(deps.db.wakeup)] });
+  const emit = events.services.emit;
   const proxies = buildProxiesModule({ ...base, geolocator: deps.geolocator });
-  const macros = buildMacrosModule({ ...base, blockPrograms: { validate: (value) => validateBlockProgram(value), normalize: normalizeBlocks }, removeCode: removeMacroCode });
   const images = buildImagesModule(base);
-  const codeSync = buildCodeSyncModule({ ...base, images: images.services.library });
   // Devices and runs need each other: a device's stop or delete first stops its active run,
   // and a run on a stopped device starts it through the lifecycle. Both share one host.
   const later: { runs?: ReturnType<typeof buildRunsModule> } = {};
@@ -126,7 +131,6 @@ export function buildModules(deps: ModulesDeps) {
     log: deps.log,
     stopActiveRun: async (deviceId, reason) => later.runs?.services.runs.stopActiveRunOnDevice(deviceId, reason),
   });
-  const runLogs = buildRunLogsModule(base);
   const runs = buildRunsModule({
     ...base,
     log: deps.log,
@@ -136,8 +140,22 @@ export function buildModules(deps: ModulesDeps) {
     // A run checks its device's proxy at launch.
     proxyExit: (userId, deviceId) => proxies.services.runExit.check(userId, deviceId),
     images: images.services.screen,
+    emit,
   });
   later.runs = runs;
+  return { events, proxies, images, devices, runs };
+}
+
+export function buildModules(deps: ModulesDeps) {
+  const base = { config: deps.config, db: deps.db, clock: deps.clock };
+  const { events, proxies, images, devices, runs } = buildRunModules(deps);
+  const emit = events.services.emit;
+  const apiKeys = buildApiKeysModule({ ...base, redis: deps.redis, log: deps.log, warnSharedState: deps.warnSharedState, limiter: limiterFactory(deps) });
+  // Key look-ups cache the subscription, so billing tells the key cache about every change.
+  const billing = buildBillingModule({ ...base, keyCache: apiKeys.services.resolver });
+  const macros = buildMacrosModule({ ...base, blockPrograms: { validate: (value) => validateBlockProgram(value), normalize: normalizeBlocks }, removeCode: removeMacroCode });
+  const codeSync = buildCodeSyncModule({ ...base, images: images.services.library });
+  const runLogs = buildRunLogsModule(base);
   // Explorations hold their device like a lease and ready it through the lifecycle, as runs do.
   const maps = buildMapsModule({
     ...base,
@@ -190,10 +208,10 @@ export function buildModules(deps: ModulesDeps) {
     codeSync,
     images,
     devices,
-    executions: buildExecutionsModule(base),
+    executions: buildExecutionsModule({ ...base, emit }),
     runLogs,
     profiles: buildProfilesModule({ ...base, repointDevices: repointDevicesProfile }),
-    webhooks: buildWebhooksModule({ ...base, log: deps.log, resolver: deps.resolver }),
+    webhooks: buildWebhooksModule({ ...base, log: deps.log, resolver: deps.resolver, emit }),
     proxies,
     runs,
     maps,
@@ -201,6 +219,7 @@ export function buildModules(deps: ModulesDeps) {
     mcp,
     authoring,
     marketplace: buildMarketplaceModule({ ...base, images: images.services.library }),
+    events,
   };
 }
 

@@ -8,6 +8,7 @@ import type { Db } from '../../db/database.js';
 import type { JobLog } from '../../db/jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
 import { createDeviceHost, type DeviceHost } from '../devices/index.js';
+import type { EmitEvent } from '../events/index.js';
 import { blockSchemaRoutes } from './blocks/schema-route.js';
 import type { RunCapacity } from './cloud-runs/capacity.js';
 import type { ImageFinder } from './device/image-matching.js';
@@ -44,6 +45,8 @@ export interface RunsModuleDeps {
   images: ImageFinder;
   /** Names the run worker in `locked_by`. */
   workerName?: string;
+  /** Records a run's macro.* events and its macro's custom events (the events module's emit). */
+  emit: EmitEvent;
 }
 
 /** Runs one claimed cloud run: load what it needs, execute it, answer how it ended. */
@@ -95,7 +98,7 @@ export function buildRunsModule(deps: RunsModuleDeps): {
   const log = deps.log ?? silent;
   const ownHost = deps.host === undefined;
   const host = deps.host ?? createDeviceHost(config, { db, clock });
-  const rpc = new DeviceRpc({ db, clock, host, images: deps.images });
+  const rpc = new DeviceRpc({ db, clock, host, images: deps.images, emit: deps.emit });
   const executor = new RunExecutor({
     db,
     clock,
@@ -116,6 +119,7 @@ export function buildRunsModule(deps: RunsModuleDeps): {
     readiness: deps.readiness,
     proxyExit: deps.proxyExit,
     name: deps.workerName,
+    emit: deps.emit,
   });
   return {
     routes: async (app) => {

@@ -4,4 +4,4 @@ export type { WebhookEndpointService } from './endpoints-service.js';
 export { buildWebhooksModule, type WebhooksModuleDeps, type WebhooksServices } from './module.js';
 export { createWebhookWorker, type WebhookWorkerHandle } from './runner.js';
 export { webhookDeliveryJob, type WebhookDeliveryJob } from './delivery-job.js';
-export { queueDeliveriesForEvents } from './fan-out.js';
+export { webhookDeliveries } from './fan-out.js';
