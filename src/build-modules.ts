@@ -15,18 +15,18 @@ import { buildAuthoringModule } from './modules/authoring/index.js';
 import { buildBillingModule } from './modules/billing/index.js';
 import { buildCodeSyncModule, removeMacroCode } from './modules/code-sync/index.js';
 import { buildEventsModule } from './modules/events/index.js';
-import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type DevicesServices, findCloudDevice, type LeaseService, repointDevicesProfile } from './modules/devices/index.js';
+import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type DevicesServices, findCloudDevice, repointDevicesProfile } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
 import { buildImagesModule } from './modules/images/index.js';
 import { buildMacrosModule, type MacroService } from './modules/macros/index.js';
 import { buildMapsModule } from './modules/maps/index.js';
 import { buildMarketplaceModule } from './modules/marketplace/index.js';
-import { buildMcpModule, type CloudRuns, type DeviceLeases } from './modules/mcp/index.js';
+import { buildMcpModule } from './modules/mcp/index.js';
 import { buildProfilesModule } from './modules/profiles/index.js';
 import { buildProxiesModule } from './modules/proxies/index.js';
 import { buildRunLogsModule } from './modules/run-logs/index.js';
 import { buildSchedulerModule, type ScheduleRuns, type ScheduleTargets } from './modules/scheduler/index.js';
-import { buildRunsModule, type CloudRunService, normalizeBlocks, type RunCapacity, type RunReadiness, validateBlockProgram } from './modules/runs/index.js';
+import { buildRunsModule, type CloudRunService, normalizeBlocks, type RunCapacity, type RunReadiness, runValidation, validateBlockProgram } from './modules/runs/index.js';
 import { buildWebhooksModule, webhookDeliveries } from './modules/webhooks/index.js';
 
 export interface ModuleLog {
@@ -44,7 +44,7 @@ export interface ModulesDeps extends Deps {
 /** A run on a device that is not ready starts it through the lifecycle (§10) and waits for `ready`. */
 function lifecycleReadiness(lifecycle: DeviceLifecycle): RunReadiness {
   return {
-    ensureReady: (userId, deviceId, signal) => lifecycle.startAndWait({ userId }, deviceId, { signal }),
+    ensureReady: (userId, deviceId, signal) => lifecycle.startAndWait({ userId }, { id: deviceId }, { signal }),
   };
 }
 
@@ -55,27 +55,6 @@ function hostCapacity(host: DeviceHost): RunCapacity {
       const answer = await host.capacityFor(deviceId);
       return answer.available ? null : answer.reason;
     },
-  };
-}
-
-/** The tool server's device tools hold devices through the same lease service as every caller. */
-function leasesPort(leases: LeaseService): DeviceLeases {
-  return {
-    lease: async (ctx, { deviceId, minutes }) => ({ ...(await leases.lease(ctx, deviceId, minutes)), device_id: deviceId }),
-    release: (ctx, leaseId) => leases.release(ctx, leaseId),
-    resolve: async (ctx, leaseId) => {
-      const { device, driver } = await leases.resolve(ctx, leaseId);
-      return { deviceId: device.id, driver };
-    },
-  };
-}
-
-/** The tool server's run tools call the same cloud-run service as the REST routes. */
-function cloudRunsPort(runs: CloudRunService): CloudRuns {
-  return {
-    start: (ctx, { deviceId, macroId, args }) => runs.start(ctx, { deviceId, macro_id: macroId, ...(args === undefined ? {} : { args }) }),
-    get: (ctx, runId) => runs.get(ctx, runId),
-    stop: async (ctx, runId) => (await runs.stop(ctx, runId)).run,
   };
 }
 
@@ -97,7 +76,7 @@ function scheduleRunsPort(runs: CloudRunService): ScheduleRuns {
     start: (ctx, { deviceId, macroId, args }) => runs.start(ctx, { deviceId, macro_id: macroId, ...(args === undefined ? {} : { args }) }),
     state: async (ctx, runId) => {
       try {
-        return (await runs.get(ctx, runId)).state;
+        return (await runs.get(ctx, { id: runId })).state;
       } catch (error) {
         if (error instanceof NotFoundError) return null;
         throw error;
@@ -161,7 +140,7 @@ export function buildModules(deps: ModulesDeps) {
     ...base,
     log: deps.log,
     host: devices.services.host,
-    readiness: (userId, deviceId, signal) => devices.services.lifecycle.startAndWait({ userId }, deviceId, { signal }),
+    readiness: (userId, deviceId, signal) => devices.services.lifecycle.startAndWait({ userId }, { id: deviceId }, { signal }),
     thumbnails: images.services.library,
   });
   // The authoring agent drives its device through a lease and runs its code as cloud runs.
@@ -195,7 +174,10 @@ export function buildModules(deps: ModulesDeps) {
     maps: maps.services.maps,
     images: images.services.library,
     screen: images.services.screen,
-    ports: { runs: cloudRunsPort(runs.services.runs), leases: leasesPort(devices.services.leases), schedules: scheduler.services.schedules },
+    leases: devices.services.leases,
+    runs: runs.services.runs,
+    runChecks: runValidation({ db: deps.db.kysely, images: images.services.library, codeSync: codeSync.services.codeSync }),
+    schedules: scheduler.services.schedules,
     authoring: authoring.services.sessions,
     log: deps.log,
   });

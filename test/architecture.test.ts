@@ -1,6 +1,8 @@
 // The shape of src/ (docs/decisions/0005-module-shape.md), checked on its import graph: the
 // layers, the modules' front doors, and no cycle between modules. The lint rule checks the
 // first two file by file; this test sees the whole graph, which a cycle needs.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findCycles, type ImportEdge, readImportGraph } from './helpers/import-graph.js';
@@ -193,6 +195,16 @@ describe('module-level state in src/', () => {
 
   it('still holds every listed entry (remove one once it is gone)', () => {
     expect(Object.keys(PROCESS_STATE).filter((state) => !found.includes(state))).toEqual([]);
+  });
+});
+
+describe('the tool server\'s tools (src/modules/mcp/tools/)', () => {
+  it('hold no database handle and write no query: they call the owning module\'s services (issue 17 §3)', () => {
+    const dir = join(ROOT, 'src/modules/mcp/tools');
+    const files = readdirSync(dir).filter((name) => name.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(5);
+    const offending = files.filter((name) => /from '[^']*(?:kysely|\/db\/)[^']*'|\.(?:selectFrom|insertInto|updateTable|deleteFrom)\(/.test(readFileSync(join(dir, name), 'utf8')));
+    expect(offending).toEqual([]);
   });
 });
 
