@@ -37,15 +37,15 @@ export function authoringPorts(deps: AuthoringPortDeps): AuthoringPorts {
       const device = await findOwnedDevice(db, ctx.userId, deviceId);
       if (device.is_hosted !== 1) throw new NotACloudDeviceError();
     },
-    leaseDevice: async (ctx, deviceId, minutes, signal) => (await deps.leases.lease(holder(ctx), deviceId, minutes, { signal })).lease_id,
+    leaseDevice: async (ctx, deviceId, minutes, signal) => (await deps.leases.lease(holder(ctx), { device_id: deviceId, minutes }, { signal })).lease_id,
     releaseDevice: async (ctx, leaseId) => {
-      await deps.leases.release(holder(ctx), leaseId).catch(() => undefined);
+      await deps.leases.release(holder(ctx), { lease_id: leaseId }).catch(() => undefined);
     },
-    driver: async (ctx, leaseId) => (await deps.leases.resolve(holder(ctx), leaseId)).driver,
+    driver: async (ctx, leaseId) => (await deps.leases.resolve(holder(ctx), { lease_id: leaseId })).driver,
     startRun: (ctx, input) => deps.runs.start(ctx, { deviceId: input.deviceId, macro_id: input.macroId, underLease: input.underLease, ...(input.args ? { args: input.args } : {}) }),
-    getRun: (ctx, runId) => deps.runs.get(ctx, runId),
+    getRun: (ctx, runId) => deps.runs.get(ctx, { id: runId }),
     stopRun: async (ctx, runId) => {
-      await deps.runs.stop(ctx, runId);
+      await deps.runs.stop(ctx, { id: runId });
     },
     runOutcome: async (ctx, executionId) => {
       const row = await findRunByExecutionId(db, ctx.userId, executionId);

@@ -14,19 +14,20 @@ import { buildApiKeysModule } from './modules/api-keys/index.js';
 import { buildAuthoringModule } from './modules/authoring/index.js';
 import { buildBillingModule } from './modules/billing/index.js';
 import { buildCodeSyncModule, removeMacroCode } from './modules/code-sync/index.js';
-import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type DevicesServices, findCloudDevice, type LeaseService, repointDevicesProfile } from './modules/devices/index.js';
+import { buildEventsModule } from './modules/events/index.js';
+import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type DevicesServices, findCloudDevice, repointDevicesProfile } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
 import { buildImagesModule } from './modules/images/index.js';
 import { buildMacrosModule, type MacroService } from './modules/macros/index.js';
 import { buildMapsModule } from './modules/maps/index.js';
 import { buildMarketplaceModule } from './modules/marketplace/index.js';
-import { buildMcpModule, type CloudRuns, type DeviceLeases } from './modules/mcp/index.js';
+import { buildMcpModule } from './modules/mcp/index.js';
 import { buildProfilesModule } from './modules/profiles/index.js';
 import { buildProxiesModule } from './modules/proxies/index.js';
 import { buildRunLogsModule } from './modules/run-logs/index.js';
 import { buildSchedulerModule, type ScheduleRuns, type ScheduleTargets } from './modules/scheduler/index.js';
-import { buildRunsModule, type CloudRunService, normalizeBlocks, type RunCapacity, type RunReadiness, validateBlockProgram } from './modules/runs/index.js';
-import { buildWebhooksModule } from './modules/webhooks/index.js';
+import { buildRunsModule, type CloudRunService, normalizeBlocks, type RunCapacity, type RunReadiness, runValidation, validateBlockProgram } from './modules/runs/index.js';
+import { buildWebhooksModule, webhookDeliveries } from './modules/webhooks/index.js';
 
 export interface ModuleLog {
   info(object: object, message: string): void;
@@ -43,7 +44,7 @@ export interface ModulesDeps extends Deps {
 /** A run on a device that is not ready starts it through the lifecycle (§10) and waits for `ready`. */
 function lifecycleReadiness(lifecycle: DeviceLifecycle): RunReadiness {
   return {
-    ensureReady: (userId, deviceId, signal) => lifecycle.startAndWait({ userId }, deviceId, { signal }),
+    ensureReady: (userId, deviceId, signal) => lifecycle.startAndWait({ userId }, { id: deviceId }, { signal }),
   };
 }
 
@@ -54,27 +55,6 @@ function hostCapacity(host: DeviceHost): RunCapacity {
       const answer = await host.capacityFor(deviceId);
       return answer.available ? null : answer.reason;
     },
-  };
-}
-
-/** The tool server's device tools hold devices through the same lease service as every caller. */
-function leasesPort(leases: LeaseService): DeviceLeases {
-  return {
-    lease: async (ctx, { deviceId, minutes }) => ({ ...(await leases.lease(ctx, deviceId, minutes)), device_id: deviceId }),
-    release: (ctx, leaseId) => leases.release(ctx, leaseId),
-    resolve: async (ctx, leaseId) => {
-      const { device, driver } = await leases.resolve(ctx, leaseId);
-      return { deviceId: device.id, driver };
-    },
-  };
-}
-
-/** The tool server's run tools call the same cloud-run service as the REST routes. */
-function cloudRunsPort(runs: CloudRunService): CloudRuns {
-  return {
-    start: (ctx, { deviceId, macroId, args }) => runs.start(ctx, { deviceId, macro_id: macroId, ...(args === undefined ? {} : { args }) }),
-    get: (ctx, runId) => runs.get(ctx, runId),
-    stop: async (ctx, runId) => (await runs.stop(ctx, runId)).run,
   };
 }
 
@@ -96,7 +76,7 @@ function scheduleRunsPort(runs: CloudRunService): ScheduleRuns {
     start: (ctx, { deviceId, macroId, args }) => runs.start(ctx, { deviceId, macro_id: macroId, ...(args === undefined ? {} : { args }) }),
     state: async (ctx, runId) => {
       try {
-        return (await runs.get(ctx, runId)).state;
+        return (await runs.get(ctx, { id: runId })).state;
       } catch (error) {
         if (error instanceof NotFoundError) return null;
         throw error;
@@ -109,13 +89,18 @@ export function limiterFactory(deps: Pick<Deps, 'config' | 'clock' | 'redis'>) {
   return (name: string, limit: number) => new FixedWindowLimiter(name, limit, deps.clock, deps.redis, deps.config.redisPrefix);
 }
 
-export function buildModules(deps: ModulesDeps) {
+/**
+ * What a cloud run needs, and nothing more: the runs thread (runs-thread/entry.ts) builds only
+ * this, every other process builds it as part of buildModules.
+ */
+export function buildRunModules(deps: ModulesDeps) {
   const base = { config: deps.config, db: deps.db, clock: deps.clock };
-  const apiKeys = buildApiKeysModule({ ...base, redis: deps.redis, log: deps.log, warnSharedState: deps.warnSharedState, limiter: limiterFactory(deps) });
-  // Key look-ups cache the subscription, so billing tells the key cache about every change.
-  const billing = buildBillingModule({ ...base, keyCache: apiKeys.services.resolver });
+  // Every recorded event (a run's start and end, a macro's custom event, a reported run, a
+  // webhook test) queues its webhook deliveries in the event's own transaction, and wakes the
+  // delivery workers when it commits. The modules that record events get `emit`.
+  const events = buildEventsModule({ subscribers: [webhookDeliveries(deps.db.wakeup)] });
+  const emit = events.services.emit;
   const proxies = buildProxiesModule({ ...base, geolocator: deps.geolocator });
-  const macros = buildMacrosModule({ ...base, blockPrograms: { validate: (value) => validateBlockProgram(value), normalize: normalizeBlocks }, removeCode: removeMacroCode });
   // The console's crop route reads a cloud device's screen through the devices module, built
   // below (it needs nothing from images), so the images module reaches it once it exists.
   const built: { devices?: ReturnType<typeof buildDevicesModule> } = {};
@@ -126,7 +111,6 @@ export function buildModules(deps: ModulesDeps) {
       return built.devices.services.actions.driverFor(owner, deviceId);
     },
   });
-  const codeSync = buildCodeSyncModule({ ...base, images: images.services.library });
   // Devices and runs need each other: a device's stop or delete first stops its active run,
   // and a run on a stopped device starts it through the lifecycle. Both share one host.
   const later: { runs?: ReturnType<typeof buildRunsModule> } = {};
@@ -136,7 +120,6 @@ export function buildModules(deps: ModulesDeps) {
     stopActiveRun: async (deviceId, reason) => later.runs?.services.runs.stopActiveRunOnDevice(deviceId, reason),
   });
   built.devices = devices;
-  const runLogs = buildRunLogsModule(base);
   const runs = buildRunsModule({
     ...base,
     log: deps.log,
@@ -146,14 +129,28 @@ export function buildModules(deps: ModulesDeps) {
     // A run checks its device's proxy at launch.
     proxyExit: (userId, deviceId) => proxies.services.runExit.check(userId, deviceId),
     images: images.services.screen,
+    emit,
   });
   later.runs = runs;
+  return { events, proxies, images, devices, runs };
+}
+
+export function buildModules(deps: ModulesDeps) {
+  const base = { config: deps.config, db: deps.db, clock: deps.clock };
+  const { events, proxies, images, devices, runs } = buildRunModules(deps);
+  const emit = events.services.emit;
+  const apiKeys = buildApiKeysModule({ ...base, redis: deps.redis, log: deps.log, warnSharedState: deps.warnSharedState, limiter: limiterFactory(deps) });
+  // Key look-ups cache the subscription, so billing tells the key cache about every change.
+  const billing = buildBillingModule({ ...base, keyCache: apiKeys.services.resolver });
+  const macros = buildMacrosModule({ ...base, blockPrograms: { validate: (value) => validateBlockProgram(value), normalize: normalizeBlocks }, removeCode: removeMacroCode });
+  const codeSync = buildCodeSyncModule({ ...base, images: images.services.library });
+  const runLogs = buildRunLogsModule(base);
   // Explorations hold their device like a lease and ready it through the lifecycle, as runs do.
   const maps = buildMapsModule({
     ...base,
     log: deps.log,
     host: devices.services.host,
-    readiness: (userId, deviceId, signal) => devices.services.lifecycle.startAndWait({ userId }, deviceId, { signal }),
+    readiness: (userId, deviceId, signal) => devices.services.lifecycle.startAndWait({ userId }, { id: deviceId }, { signal }),
     thumbnails: images.services.library,
   });
   // The authoring agent drives its device through a lease and runs its code as cloud runs.
@@ -187,7 +184,10 @@ export function buildModules(deps: ModulesDeps) {
     maps: maps.services.maps,
     images: images.services.library,
     screen: images.services.screen,
-    ports: { runs: cloudRunsPort(runs.services.runs), leases: leasesPort(devices.services.leases), schedules: scheduler.services.schedules },
+    leases: devices.services.leases,
+    runs: runs.services.runs,
+    runChecks: runValidation({ db: deps.db.kysely, images: images.services.library, codeSync: codeSync.services.codeSync }),
+    schedules: scheduler.services.schedules,
     authoring: authoring.services.sessions,
     log: deps.log,
   });
@@ -200,10 +200,10 @@ export function buildModules(deps: ModulesDeps) {
     codeSync,
     images,
     devices,
-    executions: buildExecutionsModule(base),
+    executions: buildExecutionsModule({ ...base, emit }),
     runLogs,
     profiles: buildProfilesModule({ ...base, repointDevices: repointDevicesProfile }),
-    webhooks: buildWebhooksModule({ ...base, log: deps.log, resolver: deps.resolver }),
+    webhooks: buildWebhooksModule({ ...base, log: deps.log, resolver: deps.resolver, emit }),
     proxies,
     runs,
     maps,
@@ -211,6 +211,7 @@ export function buildModules(deps: ModulesDeps) {
     mcp,
     authoring,
     marketplace: buildMarketplaceModule({ ...base, images: images.services.library }),
+    events,
   };
 }
 

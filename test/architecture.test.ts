@@ -1,9 +1,12 @@
 // The shape of src/ (docs/decisions/0005-module-shape.md), checked on its import graph: the
 // layers, the modules' front doors, and no cycle between modules. The lint rule checks the
 // first two file by file; this test sees the whole graph, which a cycle needs.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findCycles, type ImportEdge, readImportGraph } from './helpers/import-graph.js';
+import { moduleStateIn, readModuleState } from './helpers/module-state.js';
 import { readTableWrites, readTableNames, type TableWrite } from './helpers/table-writes.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -167,6 +170,45 @@ describe('the tables of src/db/schema.ts', () => {
   });
 });
 
+/**
+ * State kept at module level in src/, which every app built in the process shares (issue 17
+ * §2). None of it may be a registry of subscribers or handlers: what a module reacts to is
+ * handed to it when it is built (build-modules.ts). Each entry says why it is process-wide.
+ */
+const PROCESS_STATE: Record<string, string> = {
+  'src/db/wakeup.ts inProcess': "the SQLite wake-up signal: one per process by design, like PostgreSQL's channel per database (0003)",
+  'src/db/wakeup.ts acrossThreads': "the same signal carried to the process's other threads (the runs thread, 0007)",
+  'src/modules/scheduler/fire-times.ts wallClocks': 'a cache of Intl formatters by time zone',
+  'src/modules/runs/runner/sandbox/sandbox-status.ts known': "a memo of the machine's sandbox probe",
+  'src/modules/runs/runner/run-user-lease.ts swept': 'a memo: each runs directory is swept once per process',
+  'src/modules/runs/runner/uid-claims.ts ownName': "a memo of this process's claim name",
+  'src/modules/devices/hosts/sim/offline-screen.ts catalogues': 'a cache of the simulated screens read from disk',
+  'src/modules/devices/hosts/adb/unicode-ime.ts shipped': 'a memo of the shipped input-method APK',
+  'src/modules/vision/opencv.ts loading': 'the one load of the OpenCV WebAssembly module',
+};
+
+describe('module-level state in src/', () => {
+  const found = readModuleState(ROOT).map((state) => `${state.file} ${state.name}`);
+
+  it('is only the listed caches and signals: no process-global registry of subscribers or handlers', () => {
+    expect(found.filter((state) => !(state in PROCESS_STATE))).toEqual([]);
+  });
+
+  it('still holds every listed entry (remove one once it is gone)', () => {
+    expect(Object.keys(PROCESS_STATE).filter((state) => !found.includes(state))).toEqual([]);
+  });
+});
+
+describe('the tool server\'s tools (src/modules/mcp/tools/)', () => {
+  it('hold no database handle and write no query: they call the owning module\'s services (issue 17 §3)', () => {
+    const dir = join(ROOT, 'src/modules/mcp/tools');
+    const files = readdirSync(dir).filter((name) => name.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(5);
+    const offending = files.filter((name) => /from '[^']*(?:kysely|\/db\/)[^']*'|\.(?:selectFrom|insertInto|updateTable|deleteFrom)\(/.test(readFileSync(join(dir, name), 'utf8')));
+    expect(offending).toEqual([]);
+  });
+});
+
 describe('the checks themselves', () => {
   it('find a foreign write, and allow the owner', () => {
     const writes = [
@@ -181,6 +223,18 @@ describe('the checks themselves', () => {
   });
 
   const edge = (from: string, to: string) => ({ from, to });
+
+  it('find a module-level registry, and leave constants alone', () => {
+    const text = [
+      'const subscribers = new Map<string, EventSubscriber>();',
+      'export const handlers: Handler[] = [];',
+      'let current: Handler | undefined;',
+      "const emitter = new EventEmitter();",
+      "const KINDS = new Set(['a', 'b']);",
+      'function f() {\n  const local = new Map();\n}',
+    ].join('\n');
+    expect(moduleStateIn('x.ts', text).map((state) => state.name).sort()).toEqual(['current', 'emitter', 'handlers', 'subscribers']);
+  });
 
   it('find a cycle, however long, and ignore a chain', () => {
     expect(findCycles([edge('a', 'b'), edge('b', 'c'), edge('c', 'a'), edge('c', 'd')])).toEqual([['a', 'b', 'c']]);

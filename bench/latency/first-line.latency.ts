@@ -25,7 +25,7 @@ beforeAll(async () => {
   t = await createTestApp({ env: ROOMY_LIMITS });
   host = createDeviceHost(t.config, { db: t.db, clock: t.clock });
   const readiness = bootOnHost({ db: t.db, clock: t.clock, host });
-  runs = buildRunsModule({ config: { ...t.config, runsDir: tempDir() }, db: t.db, clock: t.clock, baseUrl: await listen(t.app), host, readiness, images: t.app.modules.images.services.screen }).services;
+  runs = buildRunsModule({ config: { ...t.config, runsDir: tempDir() }, db: t.db, clock: t.clock, baseUrl: await listen(t.app), host, readiness, images: t.app.modules.images.services.screen, emit: t.app.modules.events.services.emit }).services;
 });
 afterAll(async () => {
   await host.close();

@@ -1,10 +1,11 @@
 // The cloud-run thread's side (see runs-thread.ts): opens its own connection to the service's
-// database, builds the same modules `svc worker` builds, and runs only their cloud-run worker.
+// database, builds only the modules a cloud run needs (buildRunModules: events with webhooks'
+// fan-out, proxies, images, devices, runs), and runs only their cloud-run worker.
 // Everything a run does (spawning python3, reading its pipes, shipping its log batches,
 // renewing its lease) happens on this thread's event loop, never on the API's.
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
-import { allModules, buildModules } from '../build-modules.js';
+import { buildRunModules } from '../build-modules.js';
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { systemClock } from '../lib/clock.js';
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
   const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: data.sqliteFile, pgSchema: data.pgSchema });
   db.onConnectionError((error) => log.warn({ err: error }, 'a database connection dropped; it will be replaced'));
   const warnSharedState = (error: unknown, what: string) => log.warn({ err: error }, `shared state unavailable: ${what}`);
-  const modules = buildModules({ config, db, clock: systemClock, log, warnSharedState });
+  const modules = buildRunModules({ config, db, clock: systemClock, log, warnSharedState });
   const worker = modules.runs.runWorker;
   const port = parentPort;
   if (!port) throw new Error('runs-thread/entry.ts runs only as a worker thread');
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
     void (async () => {
       try {
         await worker.stop();
-        for (const module of allModules(modules)) await module.close?.();
+        for (const module of Object.values(modules)) await module.close?.();
         await db.close();
       } catch (error) {
         log.error({ err: error }, 'the cloud-run thread did not shut down cleanly');

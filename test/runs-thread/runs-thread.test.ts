@@ -2,7 +2,9 @@
 // on the test's storage (a shared SQLite file, or the test's PostgreSQL schema). A run posted
 // to it starts at once (the API thread's wake-up reaches the runs thread, not the run job's
 // 2 s poll), its lines are readable while it runs, and SIGTERM ends a run in flight as
-// "the worker shut down" and leaves its device ready.
+// "the worker shut down" and leaves its device ready. The thread builds only what a run needs,
+// and that includes the events module with webhooks' fan-out: a run's start and end on the
+// thread queue their webhook deliveries.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,8 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { newStorage } from '../helpers/app.js';
 import { TEST_DATABASE_URL } from '../helpers/engine.js';
 import { databaseUrlFor, spawnSvc, type SvcProcess } from '../helpers/svc-process.js';
+import { createKey } from '../helpers/users.js';
+import { createEndpoint } from '../helpers/webhooks.js';
 import { type CloudWorld, cloudDevice, cloudWorld, codeMacro } from '../modules/runs/helpers/cloud-world.js';
 import { removeTempDirs, tempDir } from '../modules/runs/helpers/runner.js';
 
@@ -23,7 +27,8 @@ let base: string;
 
 beforeAll(async () => {
   const clock = new ManualClock(Date.now());
-  w = TEST_DATABASE_URL ? await cloudWorld({ clock }) : await cloudWorld({ clock, shareWith: { ...newStorage(), sqliteFile: sqliteFileIn(dir) } });
+  const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
+  w = TEST_DATABASE_URL ? await cloudWorld({ clock, env }) : await cloudWorld({ clock, env, shareWith: { ...newStorage(), sqliteFile: sqliteFileIn(dir) } });
   child = spawnSvc('serve', {
     SECRET_KEY: randomBytes(32).toString('hex'),
     DATA_DIR: dir,
@@ -60,6 +65,7 @@ describe(`serve runs cloud runs on its own thread (${TEST_DATABASE_URL ? 'Postgr
   test('runs start at once when posted, and their lines are read back while and after they run', async () => {
     const device = await cloudDevice(w);
     const macro = await codeMacro(w, { 'main.py': 'import time\nfor i in range(3):\n    print(f"line {i}", flush=True)\n    time.sleep(0.05)\n' });
+    const { endpoint } = await createEndpoint(w.t.app, (await createKey(w.t.app, w.user)).key, { url: 'https://127.0.0.1:9/hook', event_types: ['macro.*'] });
     const delays: number[] = [];
     for (let i = 0; i < 5; i += 1) {
       const run = await startOnChild(device, macro);
@@ -72,6 +78,10 @@ describe(`serve runs cloud runs on its own thread (${TEST_DATABASE_URL ? 'Postgr
       // Idle again before the next run, so each start needs a wake-up.
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
+    // Every run's macro.started and macro.completed, recorded on the thread, queued a delivery.
+    const delivered = await w.t.db.kysely.selectFrom('webhook_deliveries').select('event_type').where('endpoint_id', '=', endpoint.id).execute();
+    expect(delivered.filter((d) => d.event_type === 'macro.started')).toHaveLength(5);
+    expect(delivered.filter((d) => d.event_type === 'macro.completed')).toHaveLength(5);
     process.stdout.write(`serve → its runs thread: 201 → running in ${delays.join(', ')} ms (run poll 2000 ms)\n`);
     // The first run boots the device; after that, a poll alone would spread starts over 0–2 s.
     expect(median(delays.slice(1))).toBeLessThan(1_000);

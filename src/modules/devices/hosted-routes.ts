@@ -46,7 +46,7 @@ export function hostedDeviceRoutes(lifecycle: DeviceLifecycle, actions: DeviceAc
           },
         },
         async (request, reply) => {
-          const answer = await lifecycle[action](contextOf(request), request.params.id);
+          const answer = await lifecycle[action](contextOf(request), request.params);
           return reply.code(answer.queued ? 202 : 200).send(answer.device);
         },
       );
@@ -65,7 +65,7 @@ export function hostedDeviceRoutes(lifecycle: DeviceLifecycle, actions: DeviceAc
         },
       },
       async (request, reply) => {
-        await lifecycle.remove(contextOf(request), request.params.id);
+        await lifecycle.remove(contextOf(request), request.params);
         return reply.code(204).send(null);
       },
     );

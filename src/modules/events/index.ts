@@ -1,2 +1,3 @@
-// The events module's front door: the one way to record an event.
-export { emitEvent, type EventType, type NewEvent, type RecordedEvent, subscribeToEvents } from './emit.js';
+// The events module's front door: built with its subscribers, it hands out the one way to record an event.
+export type { EmitEvent, EventSubscriber, EventType, NewEvent, RecordedEvent } from './emit.js';
+export { buildEventsModule, type EventsModuleDeps, type EventsServices } from './module.js';

@@ -6,7 +6,7 @@ import type { Transaction, Updateable } from 'kysely';
 import type { ExecutionType } from '../../core/values.js';
 import type { Database, ExecutionsTable, RunStatus } from '../../db/schema.js';
 import { countDeviceRun } from '../devices/index.js';
-import { emitEvent } from '../events/index.js';
+import type { EmitEvent } from '../events/index.js';
 import { presentRun, type RunRow } from './present.js';
 import { countRun } from './run-counts.js';
 
@@ -96,7 +96,7 @@ export function recordHistoryProxy(trx: Trx, id: number, proxy: HistoryProxy, no
  * The UPDATE is conditional on `running`, so of two concurrent ends exactly one changes the
  * row; the other gets undefined.
  */
-export async function endHistory(trx: Trx, run: Pick<RunRow, 'id' | 'started_at'>, end: HistoryEnd, now: number, proxy: HistoryProxy = {}): Promise<RunRow | undefined> {
+export async function endHistory(trx: Trx, emit: EmitEvent, run: Pick<RunRow, 'id' | 'started_at'>, end: HistoryEnd, now: number, proxy: HistoryProxy = {}): Promise<RunRow | undefined> {
   const row = await trx
     .updateTable('executions')
     .set({
@@ -115,6 +115,6 @@ export async function endHistory(trx: Trx, run: Pick<RunRow, 'id' | 'started_at'
   if (!row) return undefined;
   await countRun(trx, row.user_id, 'running', -1);
   await countRun(trx, row.user_id, end.status, 1);
-  await emitEvent(trx, { userId: row.user_id, type: `macro.${end.status}`, data: presentRun(row), deviceId: row.device_id, at: now });
+  await emit(trx, { userId: row.user_id, type: `macro.${end.status}`, data: presentRun(row), deviceId: row.device_id, at: now });
   return row;
 }

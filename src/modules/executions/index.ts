@@ -2,6 +2,4 @@
 export { buildExecutionsModule, type ExecutionsServices } from './module.js';
 export { findRunByExecutionId, presentRun, type RunRecord } from './present.js';
 export { endHistory, ERROR_MESSAGE_MAX, openHistory, recordHistoryProxy } from './history.js';
-export type { ExecutionReporter } from './report.js';
 export { ExecutionIdString } from './schemas.js';
-export type { RunHistoryService } from './service.js';

@@ -7,7 +7,7 @@ import type { ServiceContext } from '../../core/context.js';
 import { ConflictError, type FieldError, ValidationError } from '../../core/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { findOwnedDevice } from '../devices/index.js';
-import { emitEvent } from '../events/index.js';
+import type { EmitEvent } from '../events/index.js';
 import { capErrorMessage, type EndedStatus, endHistory, type HistoryProxy, openHistory, recordHistoryProxy } from './history.js';
 import { findOwnedMacro } from '../macros/index.js';
 import { findRunByExecutionId, parseTimestamp, presentRun, type RunRecord, type RunRow } from './present.js';
@@ -69,6 +69,7 @@ export class ExecutionReporter {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
+    private readonly emit: EmitEvent,
   ) {}
 
   async report(ctx: ServiceContext, input: RunReport): Promise<RunRecord> {
@@ -120,8 +121,8 @@ export class ExecutionReporter {
     // subscribers that the run started: macro.started, carrying the record as it was while
     // running, then the terminal event with the whole record.
     const started = end ? presentRun({ ...row, status: 'running', ended_at: null, duration_ms: null, exit_code: null, error_message: null }) : record;
-    await emitEvent(trx, { userId, type: 'macro.started', data: started, deviceId: row.device_id, at: now });
-    if (end) await emitEvent(trx, { userId, type: `macro.${end.status}`, data: record, deviceId: row.device_id, at: now });
+    await this.emit(trx, { userId, type: 'macro.started', data: started, deviceId: row.device_id, at: now });
+    if (end) await this.emit(trx, { userId, type: `macro.${end.status}`, data: record, deviceId: row.device_id, at: now });
     return record;
   }
 
@@ -141,7 +142,7 @@ export class ExecutionReporter {
       return presentRun(row);
     }
     endNotBeforeStart(end.endedAt, run.started_at);
-    const row = await endHistory(trx, run, end, now, proxy);
+    const row = await endHistory(trx, this.emit, run, end, now, proxy);
     if (!row) throw alreadyEnded(await this.statusOf(trx, run.id));
     return presentRun(row);
   }

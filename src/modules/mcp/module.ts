@@ -1,13 +1,13 @@
 // Builds the tool server: the tool catalogue, the token store and exchange, the guard that
 // admits keys and tokens at /mcp, and the routes (the transport, discovery, the token
-// endpoint). The device and run tools take the lease and cloud-run services through McpPorts.
+// endpoint). The tools take the other modules' services, never a database handle.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { BuiltModule, ModuleDeps } from '../../http/module.js';
 import type { RequestGuard } from '../../http/guards/install.js';
 import { PACKAGE_VERSION } from '../../http/openapi.js';
 import type { ApiKeyGate, KeyResolver } from '../api-keys/index.js';
 import type { CodeSyncService } from '../code-sync/index.js';
-import type { DeviceService } from '../devices/index.js';
+import type { DeviceService, LeaseService } from '../devices/index.js';
 import type { ImageLibrary, ScreenImages } from '../images/index.js';
 import type { MacroService } from '../macros/index.js';
 import type { MapsService } from '../maps/index.js';
@@ -17,7 +17,8 @@ import { MCP_PATH, oauthRoutes, RESOURCE_METADATA_PATH } from './oauth/routes.js
 import { TokenExchange } from './oauth/token-exchange.js';
 import { McpTokenStore } from './oauth/token-store.js';
 import type { AuthoringSessionService } from '../authoring/index.js';
-import type { McpPorts } from './ports.js';
+import type { CloudRunService, RunValidation } from '../runs/index.js';
+import type { ScheduleService } from '../scheduler/index.js';
 import { ToolCatalog, type ToolLog } from './tool-catalog.js';
 import { registerAuthoringTools } from './tools/authoring-tools.js';
 import { registerDeviceTools } from './tools/device-tools.js';
@@ -39,7 +40,10 @@ export interface McpModuleDeps extends ModuleDeps {
   /** map_get reads learned maps through the maps module's service. */
   maps: Pick<MapsService, 'find'>;
   screen: ScreenImages;
-  ports: McpPorts;
+  leases: LeaseService;
+  runs: CloudRunService;
+  runChecks: RunValidation;
+  schedules: Pick<ScheduleService, 'create' | 'list' | 'disable'>;
   /** The authoring agent's sessions, for the macros:author tools. */
   authoring: AuthoringSessionService;
   log: ToolLog;
@@ -56,7 +60,19 @@ export function buildMcpModule(deps: McpModuleDeps): BuiltModule<McpServices> {
   const { config, db, clock } = deps;
   const baseUrl = config.baseUrl.replace(/\/+$/, '');
   const catalog = new ToolCatalog(deps.log);
-  const toolDeps = { db: db.kysely, clock, macros: deps.macros, codeSync: deps.codeSync, runLogs: deps.runLogs, devices: deps.devices, images: deps.images, screen: deps.screen, ...deps.ports };
+  const toolDeps = {
+    clock,
+    macros: deps.macros,
+    codeSync: deps.codeSync,
+    runLogs: deps.runLogs,
+    devices: deps.devices,
+    leases: deps.leases,
+    images: deps.images,
+    screen: deps.screen,
+    runs: deps.runs,
+    runChecks: deps.runChecks,
+    schedules: deps.schedules,
+  };
   registerDeviceTools(catalog, toolDeps);
   registerScreenTools(catalog, toolDeps);
   registerMacroTools(catalog, toolDeps);

@@ -8,11 +8,12 @@ import type { Db } from '../../db/database.js';
 import type { JobLog } from '../../db/jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
 import { createDeviceHost, type DeviceHost } from '../devices/index.js';
+import type { EmitEvent } from '../events/index.js';
 import { blockSchemaRoutes } from './blocks/schema-route.js';
 import type { RunCapacity } from './cloud-runs/capacity.js';
 import type { ImageFinder } from './device/image-matching.js';
 import { cloudRunRoutes } from './cloud-runs/routes.js';
-import { CloudRunService } from './cloud-runs/service.js';
+import { type CloudRunService, cloudRunService } from './cloud-runs/service.js';
 import { type ClaimedRun, executeRun, type ExecutorDeps } from './executor/execute-run.js';
 import { loadClaimedRun } from './executor/load-claimed-run.js';
 import type { ProxyExitCheck, RunReadiness } from './job/readiness.js';
@@ -44,19 +45,18 @@ export interface RunsModuleDeps {
   images: ImageFinder;
   /** Names the run worker in `locked_by`. */
   workerName?: string;
+  /** Records a run's macro.* events and its macro's custom events (the events module's emit). */
+  emit: EmitEvent;
 }
 
 /** Runs one claimed cloud run: load what it needs, execute it, answer how it ended. */
-export class RunExecutor {
-  constructor(private readonly deps: ExecutorDeps & { host: DeviceHost }) {}
+export interface RunExecutor {
+  load(runId: number, options?: Pick<ClaimedRun, 'signal' | 'onStarted' | 'proxyUrl'>): Promise<ClaimedRun>;
+  execute(claimed: ClaimedRun): Promise<RunOutcome>;
+}
 
-  load(runId: number, options: Pick<ClaimedRun, 'signal' | 'onStarted' | 'proxyUrl'> = {}): Promise<ClaimedRun> {
-    return loadClaimedRun(this.deps, runId, options);
-  }
-
-  execute(claimed: ClaimedRun): Promise<RunOutcome> {
-    return executeRun(this.deps, claimed);
-  }
+function runExecutor(deps: ExecutorDeps & { host: DeviceHost }): RunExecutor {
+  return { load: (runId, options = {}) => loadClaimedRun(deps, runId, options), execute: (claimed) => executeRun(deps, claimed) };
 }
 
 export interface RunsServices {
@@ -95,8 +95,8 @@ export function buildRunsModule(deps: RunsModuleDeps): {
   const log = deps.log ?? silent;
   const ownHost = deps.host === undefined;
   const host = deps.host ?? createDeviceHost(config, { db, clock });
-  const rpc = new DeviceRpc({ db, clock, host, images: deps.images });
-  const executor = new RunExecutor({
+  const rpc = new DeviceRpc({ db, clock, host, images: deps.images, emit: deps.emit });
+  const executor = runExecutor({
     db,
     clock,
     host,
@@ -105,7 +105,7 @@ export function buildRunsModule(deps: RunsModuleDeps): {
     images: deps.images,
     onLogsLost: (error, lines) => log.error({ err: error, lines }, 'a batch of run log lines could not be stored and was given up'),
   });
-  const runs = new CloudRunService({ config, db, clock, capacity: withRequiredSandbox(config, deps.capacity) });
+  const runs = cloudRunService({ config, db, clock, capacity: withRequiredSandbox(config, deps.capacity) });
   const runWorker = createRunWorker({
     db,
     clock,
@@ -116,6 +116,7 @@ export function buildRunsModule(deps: RunsModuleDeps): {
     readiness: deps.readiness,
     proxyExit: deps.proxyExit,
     name: deps.workerName,
+    emit: deps.emit,
   });
   return {
     routes: async (app) => {

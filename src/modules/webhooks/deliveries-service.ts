@@ -8,7 +8,7 @@ import type { Database, WebhookDeliveriesTable } from '../../db/schema.js';
 import type { Wakeup } from '../../db/wakeup.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
-import { emitEvent } from '../events/index.js';
+import type { EmitEvent } from '../events/index.js';
 import { WEBHOOK_DELIVERY } from './delivery-job.js';
 import { CUSTOM_DATA_MAX_BYTES, type CustomEventInput, type DeliveryListInput } from './schemas.js';
 
@@ -36,6 +36,7 @@ export class WebhookDeliveryService {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly wakeup: Wakeup,
+    private readonly emit: EmitEvent,
   ) {}
 
   async list(ctx: ServiceContext, filter: DeliveryListInput) {
@@ -101,7 +102,7 @@ export class WebhookDeliveryService {
         if (!run) throw new ValidationError([{ path: 'body.execution_id', message: 'is not one of your runs' }]);
       }
       const data = { device_id: input.device_id ?? null, group_id: groupId, execution_id: input.execution_id ?? null, data: input.data };
-      const { eventId, deliveries } = await emitEvent(trx, { userId, type: input.type, data, deviceId: input.device_id ?? null, at: this.clock.now() });
+      const { eventId, deliveries } = await this.emit(trx, { userId, type: input.type, data, deviceId: input.device_id ?? null, at: this.clock.now() });
       return { event_id: eventId, deliveries };
     });
   }

@@ -11,7 +11,7 @@ import type { AddressPolicy } from '../../lib/address-policy.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
 import { encryptSecret } from '../../lib/crypto.js';
-import { emitEvent } from '../events/index.js';
+import type { EmitEvent } from '../events/index.js';
 import { scopeOf } from './fan-out.js';
 import { failPendingDeliveries } from './queue.js';
 import { newSigningSecret, type Scope, SECRET_PREFIX_LENGTH } from './rules.js';
@@ -38,6 +38,7 @@ export class WebhookEndpointService {
     private readonly dialect: DialectName,
     private readonly clock: Clock,
     private readonly options: EndpointServiceOptions,
+    private readonly emit: EmitEvent,
   ) {}
 
   async list(ctx: ServiceContext) {
@@ -143,7 +144,7 @@ export class WebhookEndpointService {
         return { queued: false, message: 'The endpoint is disabled, so nothing was queued. Enable it (PUT with enabled: true) and test again.' };
       }
       const data = { endpoint_id: id, message: 'A test event: your endpoint receives and verifies webhooks.' };
-      const { eventId } = await emitEvent(trx, { userId, type: 'webhook.test', data, deviceId: null, at: this.clock.now(), endpointId: id });
+      const { eventId } = await this.emit(trx, { userId, type: 'webhook.test', data, deviceId: null, at: this.clock.now(), endpointId: id });
       return { queued: true, event_id: eventId, message: 'A webhook.test event was queued for this endpoint.' };
     });
   }

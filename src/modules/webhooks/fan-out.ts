@@ -1,10 +1,10 @@
 // Events into deliveries, inside the transaction that records the event: the event and its
-// deliveries commit together, so a crash between them can lose neither. Registered with the
-// events module when webhooks is built (events does not know about webhooks).
+// deliveries commit together, so a crash between them can lose neither. build-modules.ts hands
+// `webhookDeliveries` to the events module as a subscriber (events does not know about webhooks).
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Wakeup } from '../../db/wakeup.js';
-import { type RecordedEvent, subscribeToEvents } from '../events/index.js';
+import type { EventSubscriber, RecordedEvent } from '../events/index.js';
 import { WEBHOOK_DELIVERY } from './delivery-job.js';
 import { type Scope, scopeMatches, subscribes } from './rules.js';
 
@@ -14,13 +14,13 @@ export function scopeOf(row: { scope_mode: Scope['mode']; scope_group_ids: strin
   return { mode: 'all' };
 }
 
-/** From now on every recorded event queues its deliveries and wakes the delivery workers when it commits. */
-export function queueDeliveriesForEvents(wakeup: Wakeup): void {
-  subscribeToEvents('webhooks', async (trx, event) => {
+/** The events subscriber that queues an event's deliveries and wakes the delivery workers when it commits. */
+export function webhookDeliveries(wakeup: Wakeup): EventSubscriber {
+  return async (trx, event) => {
     const queued = await fanOut(trx, event);
     if (queued > 0) await wakeup.notify(trx, WEBHOOK_DELIVERY);
     return queued;
-  });
+  };
 }
 
 /**

@@ -1,7 +1,5 @@
-// The webhooks module's front door: endpoints, deliveries and the delivery worker.
-export type { WebhookDeliveryService } from './deliveries-service.js';
-export type { WebhookEndpointService } from './endpoints-service.js';
+// The webhooks module's front door: the module (endpoints, deliveries and the delivery worker),
+// its events subscriber, and its job kind for the worker catalogue.
 export { buildWebhooksModule, type WebhooksModuleDeps, type WebhooksServices } from './module.js';
-export { createWebhookWorker, type WebhookWorkerHandle } from './runner.js';
-export { webhookDeliveryJob, type WebhookDeliveryJob } from './delivery-job.js';
-export { queueDeliveriesForEvents } from './fan-out.js';
+export { webhookDeliveryJob } from './delivery-job.js';
+export { webhookDeliveries } from './fan-out.js';

@@ -6,14 +6,16 @@ import { type Resolver, systemResolver } from '../../lib/address-policy.js';
 import { WebhookDeliveryService } from './deliveries-service.js';
 import { WebhookEndpointService } from './endpoints-service.js';
 import { webhookRoutes } from './routes.js';
-import { queueDeliveriesForEvents } from './fan-out.js';
 import { createWebhookWorker, type WebhookWorkerHandle } from './runner.js';
 import type { JobLog as WorkerLog } from '../../db/jobs/worker.js';
+import type { EmitEvent } from '../events/index.js';
 
 export interface WebhooksModuleDeps extends ModuleDeps {
   log: WorkerLog;
   /** Host-name look-ups for address checks; tests inject answers. */
   resolver?: Resolver;
+  /** Records the test and custom events; the events module runs webhookDeliveries (fan-out.ts) on them. */
+  emit: EmitEvent;
 }
 
 export interface WebhooksServices {
@@ -42,10 +44,7 @@ export function buildWebhooksModule(deps: WebhooksModuleDeps): BuiltModule<Webho
   const endpoints = new WebhookEndpointService(db.kysely, db.dialect, clock, {
     secretKey: config.secretKey,
     addressPolicy: { allowPrivate: config.allowPrivateNetworks, resolver: deps.resolver ?? systemResolver },
-  });
-  // Every event recorded in this process (a route's, or a job's such as a run's end) queues
-  // its deliveries in the same transaction and wakes the delivery workers on commit.
-  queueDeliveriesForEvents(db.wakeup);
-  const deliveries = new WebhookDeliveryService(db.kysely, clock, db.wakeup);
+  }, deps.emit);
+  const deliveries = new WebhookDeliveryService(db.kysely, clock, db.wakeup, deps.emit);
   return { routes: webhookRoutes(endpoints, deliveries), services: { endpoints, deliveries }, workers: [deliveryWorker(deps)] };
 }

@@ -74,7 +74,7 @@ describe('start', () => {
 describe('stop', () => {
   test('answers 202 in stopping; the job stops the run first, ends the lease, frees the host and rests in stopped', async () => {
     const id = await readyDevice();
-    await t.app.modules.devices.services.leases.lease({ userId: user.id, keyId: null }, id, 5);
+    await t.app.modules.devices.services.leases.lease({ userId: user.id, keyId: null }, { device_id: id, minutes: 5 });
     const res = await stop(id);
     expect([res.statusCode, res.json().hosted_state]).toEqual([202, 'stopping']);
     await life.worker.runOnce();

@@ -49,8 +49,8 @@ test('started through one process, booted by the other, driven and leased throug
 
   // A tool client leases it through A and drives it through B; A's screenshot shows the change.
   const caller = { userId: user.id, keyId: null };
-  const grant = await a.app.modules.devices.services.leases.lease(caller, id);
-  const { driver } = await b.app.modules.devices.services.leases.resolve(caller, grant.lease_id);
+  const grant = await a.app.modules.devices.services.leases.lease(caller, { device_id: id });
+  const { driver } = await b.app.modules.devices.services.leases.resolve(caller, { lease_id: grant.lease_id });
   const before = (await a.app.inject({ url: `/api/hosted/devices/${id}/screenshot`, headers: user.auth })).rawPayload;
   await driver.openApp('com.example.shop');
   const after = (await a.app.inject({ url: `/api/hosted/devices/${id}/screenshot`, headers: user.auth })).rawPayload;

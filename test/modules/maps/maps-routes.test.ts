@@ -39,7 +39,7 @@ describe('starting an exploration', () => {
     expect(run.statusCode, run.body).toBe(409);
     expect(run.json().details.code).toBe('device_busy');
     const key = (await createKey(t.app, alice, { scopes: ['devices:control'] })).key;
-    await expect(t.app.modules.devices.services.leases.lease({ userId: alice.id, keyId: null }, device)).rejects.toMatchObject({ code: 'device_busy' });
+    await expect(t.app.modules.devices.services.leases.lease({ userId: alice.id, keyId: null }, { device_id: device })).rejects.toMatchObject({ code: 'device_busy' });
     expect(key).toBeTruthy();
 
     // Stopping the queued exploration ends it at once and frees the device.

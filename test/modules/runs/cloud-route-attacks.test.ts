@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { allModules } from '../../../src/build-modules.js';
 import type { BackgroundWorker } from '../../../src/core/worker.js';
 import type { Db } from '../../../src/db/database.js';
-import { CloudRunService } from '../../../src/modules/runs/cloud-runs/service.js';
+import { cloudRunService } from '../../../src/modules/runs/cloud-runs/service.js';
 import { difference, snapshot, tablesOf } from '../../fuzz/state-snapshot.js';
 import { createTestApp, type TestApp, type TestStorage } from '../../helpers/app.js';
 import { ROOMY_LIMITS } from '../../helpers/code-sync.js';
@@ -194,14 +194,14 @@ describe('races between the device lifecycle and a run start', () => {
           }
           return () => ({
             execute: async (fn: never) => {
-              await lifecycle.remove({ userId: a.id }, device);
+              await lifecycle.remove({ userId: a.id }, { id: device });
               return target.transaction().execute(fn);
             },
           });
         },
       }),
     };
-    const runs = new CloudRunService({ config: { runsEnabled: true }, db, clock: t.clock });
+    const runs = cloudRunService({ config: { runsEnabled: true }, db, clock: t.clock });
     const ctx = { userId: a.id, keyId: null, sessionId: null, scopes: ['macros:run'] as const, requestId: 'race', clientAddress: '127.0.0.1' };
     await expect(runs.start(ctx, { deviceId: device, macro_id: macro })).rejects.toMatchObject({ status: 404, code: 'not_found' });
     expect(await t.db.kysely.selectFrom('cloud_runs').select('id').where('device_id', '=', device).execute()).toEqual([]);

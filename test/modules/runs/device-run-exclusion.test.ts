@@ -24,18 +24,18 @@ describe('with the app\'s own workers', () => {
   test('a lease held refuses a run (409 device_busy); an active run refuses a lease (device_busy)', async () => {
     const leases = w.t.app.modules.devices.services.leases;
     const leased = await cloudDevice(w);
-    const grant = await leases.lease({ userId: w.user.id, keyId: null }, leased, 5);
+    const grant = await leases.lease({ userId: w.user.id, keyId: null }, { device_id: leased, minutes: 5 });
     const refused = await postRun(w, leased, await blockMacro(w, WALK));
     expect(refused.statusCode, refused.body).toBe(409);
     expect(refused.json().details.code).toBe('device_busy');
     expect(await w.t.db.kysely.selectFrom('cloud_runs').select('id').where('device_id', '=', leased).execute()).toEqual([]);
-    await leases.release({ userId: w.user.id, keyId: null }, grant.lease_id);
+    await leases.release({ userId: w.user.id, keyId: null }, { lease_id: grant.lease_id });
 
     const busy = await cloudDevice(w);
     const run = await startedRun(w, busy, await blockMacro(w, LONG));
-    await expect(leases.lease({ userId: w.user.id, keyId: null }, busy, 5)).rejects.toMatchObject({ code: 'device_busy' });
+    await expect(leases.lease({ userId: w.user.id, keyId: null }, { device_id: busy, minutes: 5 })).rejects.toMatchObject({ code: 'device_busy' });
     await running(w, run.id);
-    await expect(leases.lease({ userId: w.user.id, keyId: null }, busy, 5)).rejects.toMatchObject({ code: 'device_busy' });
+    await expect(leases.lease({ userId: w.user.id, keyId: null }, { device_id: busy, minutes: 5 })).rejects.toMatchObject({ code: 'device_busy' });
     expect(await w.t.db.kysely.selectFrom('device_leases').select('lease_id').where('device_id', '=', busy).execute()).toEqual([]);
     const stop = await w.t.app.inject({ method: 'POST', url: `/api/hosted/runs/${run.id}/stop`, headers: w.headers });
     expect(stop.statusCode, stop.body).toBe(202);
@@ -49,7 +49,7 @@ describe('with the app\'s own workers', () => {
       const deviceId = await cloudDevice(w);
       expect((await w.t.app.inject({ method: 'POST', url: `/api/hosted/devices/${deviceId}/start`, headers: w.user.auth })).statusCode).toBe(202);
       await expect.poll(async () => (await deviceState(w, deviceId))?.hosted_state, { timeout: 15_000 }).toBe('ready');
-      const [lease, run] = await Promise.all([leases.lease({ userId: w.user.id, keyId: null }, deviceId, 5).then((g) => g, (e: { code?: string }) => e), postRun(w, deviceId, macroId)]);
+      const [lease, run] = await Promise.all([leases.lease({ userId: w.user.id, keyId: null }, { device_id: deviceId, minutes: 5 }).then((g) => g, (e: { code?: string }) => e), postRun(w, deviceId, macroId)]);
       const leaseWon = 'lease_id' in lease;
       expect([leaseWon, run.statusCode === 201], run.body).toSatisfy(([l, r]: boolean[]) => l !== r);
       if (leaseWon) expect(run.json().details.code).toBe('device_busy');

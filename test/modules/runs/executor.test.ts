@@ -27,7 +27,7 @@ beforeAll(async () => {
   const baseUrl = await listen(t.app);
   // The executor of a worker process: its own module instance on the same database.
   host = createDeviceHost(t.config, { db: t.db, clock: t.clock });
-  runs = buildRunsModule({ config: { ...t.config, runsDir: tempDir() }, db: t.db, clock: t.clock, baseUrl, host, readiness: bootOnHost({ db: t.db, clock: t.clock, host }), images: t.app.modules.images.services.screen }).services;
+  runs = buildRunsModule({ config: { ...t.config, runsDir: tempDir() }, db: t.db, clock: t.clock, baseUrl, host, readiness: bootOnHost({ db: t.db, clock: t.clock, host }), images: t.app.modules.images.services.screen, emit: t.app.modules.events.services.emit }).services;
   user = await signUp(t.app);
   key = (await createKey(t.app, user)).key;
 });

@@ -90,7 +90,7 @@ test('a run whose worker was killed ends failed, "worker lost", by another worke
   // Another worker, on a clock past the lease (instead of waiting 30 s for it to run out).
   const clock = new ManualClock(Number(held.locked_until) + 1);
   const host = new SimHost({ db: w.t.db, clock, bootMs: 0 });
-  const other = buildRunsModule({ config: { ...w.t.config, runsDir: tempDir() }, db: w.t.db, clock, host, baseUrl: w.baseUrl, readiness: bootOnHost({ db: w.t.db, clock, host }), log: silentLog, images: w.t.app.modules.images.services.screen });
+  const other = buildRunsModule({ config: { ...w.t.config, runsDir: tempDir() }, db: w.t.db, clock, host, baseUrl: w.baseUrl, readiness: bootOnHost({ db: w.t.db, clock, host }), log: silentLog, images: w.t.app.modules.images.services.screen, emit: w.t.app.modules.events.services.emit });
   expect(await other.runWorker.jobs.runOnce()).toBe(0); // recovered, not claimed: never run again
   await host.close();
 

@@ -24,7 +24,14 @@ export type LeaseCaller = Pick<ServiceContext, 'userId' | 'keyId'>;
 
 export interface LeaseGrant {
   lease_id: string;
+  device_id: number;
   expires_at: string;
+}
+
+export interface LeaseInput {
+  device_id: number;
+  /** 1 to 120; default 15. */
+  minutes?: number;
 }
 
 export interface LeaseHolder {
@@ -38,6 +45,10 @@ export interface ResolvedLease {
   lease: LeaseHolder;
   device: ReturnType<typeof presentDevice>;
   driver: DeviceDriver;
+}
+
+export interface LeaseIdInput {
+  lease_id: string;
 }
 
 const newLeaseId = () => `lease_${randomBytes(12).toString('hex')}`;
@@ -55,7 +66,8 @@ export class LeaseService {
    * failed) device is started and the answer waits until it is ready. 409 `device_busy`
    * when a run is active or someone else holds a live lease.
    */
-  async lease(ctx: LeaseCaller, deviceId: number, minutes: number = LEASE_MINUTES.default, options: { signal?: AbortSignal } = {}): Promise<LeaseGrant> {
+  async lease(ctx: LeaseCaller, input: LeaseInput, options: { signal?: AbortSignal } = {}): Promise<LeaseGrant> {
+    const { device_id: deviceId, minutes = LEASE_MINUTES.default } = input;
     if (!Number.isInteger(minutes) || minutes < LEASE_MINUTES.min || minutes > LEASE_MINUTES.max) {
       throw new ValidationError([{ path: 'minutes', message: `must be a whole number from ${LEASE_MINUTES.min} to ${LEASE_MINUTES.max}` }]);
     }
@@ -92,22 +104,22 @@ export class LeaseService {
         throw error;
       }
     }
-    return { lease_id: leaseId, expires_at: toIso(expiresAt) };
+    return { lease_id: leaseId, device_id: deviceId, expires_at: toIso(expiresAt) };
   }
 
   private async bootFor(ctx: LeaseCaller, device: DeviceRow, signal?: AbortSignal): Promise<void> {
-    if (device.hosted_state === 'stopped' || device.hosted_state === 'error') await this.lifecycle.start(ctx, device.id);
+    if (device.hosted_state === 'stopped' || device.hosted_state === 'error') await this.lifecycle.start(ctx, { id: device.id });
     await this.lifecycle.waitUntilReady(device.id, { signal, timeoutMs: LEASE_BOOT_WAIT_MS });
   }
 
   /** Ends the caller's lease at once; 404 when there is no such lease of theirs (or it expired). */
-  async release(ctx: LeaseCaller, leaseId: string): Promise<void> {
+  async release(ctx: LeaseCaller, { lease_id: leaseId }: LeaseIdInput): Promise<void> {
     const result = await this.db.kysely.deleteFrom('device_leases').where('lease_id', '=', leaseId).where('user_id', '=', ctx.userId).where('expires_at', '>', this.clock.now()).executeTakeFirst();
     if (Number(result.numDeletedRows) !== 1) throw new NotFoundError('No live lease with this id: it was released, it expired, or its device stopped.');
   }
 
   /** The leased device and a driver for it; 404 for an unknown, expired or someone else's lease. */
-  async resolve(ctx: LeaseCaller, leaseId: string): Promise<ResolvedLease> {
+  async resolve(ctx: LeaseCaller, { lease_id: leaseId }: LeaseIdInput): Promise<ResolvedLease> {
     const row = await this.db.kysely
       .selectFrom('device_leases as l')
       .innerJoin('devices as d', 'd.id', 'l.device_id')
@@ -121,6 +133,18 @@ export class LeaseService {
     if (row.hosted_state !== 'ready') throw new DeviceNotReadyError(row.id);
     const lease = { lease_id: row.lease_id, user_id: row.lease_user_id, key_id: row.key_id, expires_at: row.expires_at };
     return { lease, device: presentDevice(row), driver: await this.host.driver(row.id) };
+  }
+
+  /** Who holds a live lease on each of the given devices: this caller's key ("self") or anyone else ("other"). */
+  async holders(ctx: LeaseCaller, { device_ids: deviceIds }: { device_ids: number[] }): Promise<Map<number, 'self' | 'other'>> {
+    if (deviceIds.length === 0) return new Map();
+    const rows = await this.db.kysely
+      .selectFrom('device_leases')
+      .select(['device_id', 'key_id', 'user_id'])
+      .where('device_id', 'in', deviceIds)
+      .where('expires_at', '>', this.clock.now())
+      .execute();
+    return new Map(rows.map((row) => [row.device_id, row.user_id === ctx.userId && row.key_id === (ctx.keyId ?? null) ? 'self' : 'other']));
   }
 
   /** Who holds the device now (a live lease), or null. */

@@ -6,6 +6,7 @@ import { NotACloudDeviceError, NotFoundError } from '../../../core/errors.js';
 import { hasActiveRun } from '../idle.js';
 import type { Db } from '../../../db/database.js';
 import type { ServiceContext } from '../../../core/context.js';
+import type { IdInput } from '../../../core/schema.js';
 import type { Clock } from '../../../lib/clock.js';
 import { type DeviceRow, findCloudDevice, lockCloudDevice } from '../cloud-device.js';
 import { presentDevice } from '../devices-service.js';
@@ -42,7 +43,7 @@ export class DeviceLifecycle {
   ) {}
 
   /** `stopped`/`error` → `placing`; any other state is answered as it is. */
-  async start(ctx: Pick<ServiceContext, 'userId'>, deviceId: number): Promise<LifecycleAnswer> {
+  async start(ctx: Pick<ServiceContext, 'userId'>, { id: deviceId }: IdInput): Promise<LifecycleAnswer> {
     return this.db.kysely.transaction().execute(async (trx) => {
       const row = await lockCloudDevice(trx, this.db.dialect, ctx.userId, deviceId);
       if (row.hosted_state !== 'stopped' && row.hosted_state !== 'error') return { device: presentDevice(row), queued: false };
@@ -58,7 +59,7 @@ export class DeviceLifecycle {
   }
 
   /** `placing`, `starting`, `ready`, `error` → `stopping`; `stopping` and `stopped` are answered as they are. */
-  async stop(ctx: Pick<ServiceContext, 'userId'>, deviceId: number): Promise<LifecycleAnswer> {
+  async stop(ctx: Pick<ServiceContext, 'userId'>, { id: deviceId }: IdInput): Promise<LifecycleAnswer> {
     return this.db.kysely.transaction().execute(async (trx) => {
       const row = await lockCloudDevice(trx, this.db.dialect, ctx.userId, deviceId);
       if (row.hosted_state === 'stopped' || row.hosted_state === 'stopping') return { device: presentDevice(row), queued: false };
@@ -78,7 +79,7 @@ export class DeviceLifecycle {
    * disappears for its owner now, and the job stops its run, ends its lease, shuts it down
    * and then deletes the row.
    */
-  async remove(ctx: Pick<ServiceContext, 'userId'>, deviceId: number): Promise<void> {
+  async remove(ctx: Pick<ServiceContext, 'userId'>, { id: deviceId }: IdInput): Promise<void> {
     await this.db.kysely.transaction().execute(async (trx) => {
       const row = await lockCloudDevice(trx, this.db.dialect, ctx.userId, deviceId);
       const placed = await trx.selectFrom('device_placements').select('device_id').where('device_id', '=', deviceId).executeTakeFirst();
@@ -99,9 +100,9 @@ export class DeviceLifecycle {
    * cloud run waits for. A device deleted before or during the wait rejects with
    * DeviceStoppedWhileWaitingError, like one stopped meanwhile, not with a bare 404.
    */
-  async startAndWait(ctx: Pick<ServiceContext, 'userId'>, deviceId: number, options: WaitOptions = {}): Promise<void> {
+  async startAndWait(ctx: Pick<ServiceContext, 'userId'>, { id: deviceId }: IdInput, options: WaitOptions = {}): Promise<void> {
     try {
-      await this.start(ctx, deviceId);
+      await this.start(ctx, { id: deviceId });
     } catch (error) {
       if (error instanceof NotFoundError && !(error instanceof NotACloudDeviceError)) throw new DeviceStoppedWhileWaitingError(deviceId, 'deleted');
       throw error;
@@ -110,7 +111,7 @@ export class DeviceLifecycle {
   }
 
   /** The caller's cloud device as it is now. */
-  async get(ctx: Pick<ServiceContext, 'userId'>, deviceId: number): Promise<DeviceRow> {
+  async get(ctx: Pick<ServiceContext, 'userId'>, { id: deviceId }: IdInput): Promise<DeviceRow> {
     return findCloudDevice(this.db.kysely, ctx.userId, deviceId);
   }
 

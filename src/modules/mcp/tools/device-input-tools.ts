@@ -5,8 +5,7 @@
 import { Type } from 'typebox';
 import { NotFoundError, ValidationError } from '../../../core/errors.js';
 import { Nullable } from '../../../core/schema.js';
-import { centerOf, findById, findByText, UiElementWithCenter, withCenter } from '../../devices/index.js';
-import type { DeviceLeases } from '../ports.js';
+import { centerOf, findById, findByText, type LeaseService, UiElementWithCenter, withCenter } from '../../devices/index.js';
 import { registerScopedTool, type ToolCatalog } from '../tool-catalog.js';
 import { Coordinate, LeaseId, Point } from './schemas.js';
 
@@ -20,7 +19,7 @@ const present = withCenter;
 const leaseOnly = Type.Object({ lease_id: LeaseId }, { additionalProperties: false });
 const done = (text: string) => ({ content: [{ type: 'text' as const, text }] });
 
-export function registerDeviceInputTools(catalog: ToolCatalog, leases: DeviceLeases): void {
+export function registerDeviceInputTools(catalog: ToolCatalog, leases: LeaseService): void {
   registerScopedTool(catalog, {
     name: 'device_screenshot',
     scope: 'devices:control',
@@ -29,7 +28,7 @@ export function registerDeviceInputTools(catalog: ToolCatalog, leases: DeviceLea
     input: leaseOnly,
     annotations: { readOnlyHint: true },
     async run(ctx, input) {
-      const { driver } = await leases.resolve(ctx, input.lease_id);
+      const { driver } = await leases.resolve(ctx, { lease_id: input.lease_id });
       const [shot, size] = await Promise.all([driver.screenshot(TOOL_SCREENSHOT), driver.screenSize()]);
       const scale = Math.round((shot.width / size.width) * 10_000) / 10_000;
       const text = `Screenshot ${shot.width}×${shot.height} JPEG of a ${size.width}×${size.height} device screen; scale ${scale} (device pixel = image pixel ÷ ${scale}).`;
@@ -46,7 +45,7 @@ export function registerDeviceInputTools(catalog: ToolCatalog, leases: DeviceLea
     output: Type.Object({ elements: Type.Array(Element) }),
     annotations: { readOnlyHint: true },
     async run(ctx, input) {
-      const { driver } = await leases.resolve(ctx, input.lease_id);
+      const { driver } = await leases.resolve(ctx, { lease_id: input.lease_id });
       return { data: { elements: (await driver.uiTree()).map(present) } };
     },
   });
@@ -66,7 +65,7 @@ export function registerDeviceInputTools(catalog: ToolCatalog, leases: DeviceLea
       if (forms !== 1 || (input.x === undefined) !== (input.y === undefined)) {
         throw new ValidationError([{ path: 'arguments', message: 'must name exactly one target: x and y, element_id, or text' }]);
       }
-      const { driver } = await leases.resolve(ctx, input.lease_id);
+      const { driver } = await leases.resolve(ctx, { lease_id: input.lease_id });
       let point = { x: input.x ?? 0, y: input.y ?? 0 };
       if (input.x === undefined) {
         const elements = await driver.uiTree();
@@ -86,7 +85,7 @@ export function registerDeviceInputTools(catalog: ToolCatalog, leases: DeviceLea
     description: 'Swipes from one point to another (device pixels) over ms milliseconds (default 300). Swipe up to scroll down.',
     input: Type.Object({ lease_id: LeaseId, from: Point, to: Point, ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000, default: 300 })) }, { additionalProperties: false }),
     async run(ctx, input) {
-      const { driver } = await leases.resolve(ctx, input.lease_id);
+      const { driver } = await leases.resolve(ctx, { lease_id: input.lease_id });
       await driver.swipe(input.from.x, input.from.y, input.to.x, input.to.y, input.ms ?? 300);
       return done('Swiped.');
     },
@@ -99,7 +98,7 @@ export function registerDeviceInputTools(catalog: ToolCatalog, leases: DeviceLea
     description: 'Types into the focused field (tap the field first); submit presses ENTER afterwards.',
     input: Type.Object({ lease_id: LeaseId, text: Type.String({ maxLength: 10_000 }), submit: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false }),
     async run(ctx, input) {
-      const { driver } = await leases.resolve(ctx, input.lease_id);
+      const { driver } = await leases.resolve(ctx, { lease_id: input.lease_id });
       await driver.typeText(input.submit ? `${input.text}\n` : input.text);
       return done(input.submit ? 'Typed and pressed ENTER.' : 'Typed.');
     },
@@ -112,7 +111,7 @@ export function registerDeviceInputTools(catalog: ToolCatalog, leases: DeviceLea
     description: 'Presses an Android key: BACK, HOME, ENTER, APP_SWITCH, DEL, … (KEYCODE_ optional).',
     input: Type.Object({ lease_id: LeaseId, key: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
     async run(ctx, input) {
-      const { driver } = await leases.resolve(ctx, input.lease_id);
+      const { driver } = await leases.resolve(ctx, { lease_id: input.lease_id });
       await driver.pressKey(input.key);
       return done(`Pressed ${input.key}.`);
     },
@@ -121,7 +120,7 @@ export function registerDeviceInputTools(catalog: ToolCatalog, leases: DeviceLea
   registerAppTools(catalog, leases);
 }
 
-function registerAppTools(catalog: ToolCatalog, leases: DeviceLeases): void {
+function registerAppTools(catalog: ToolCatalog, leases: LeaseService): void {
   const Package = Type.String({ minLength: 1, maxLength: 255, description: 'An Android package name, like com.example.app' });
   const withPackage = Type.Object({ lease_id: LeaseId, package: Package }, { additionalProperties: false });
 
@@ -134,7 +133,7 @@ function registerAppTools(catalog: ToolCatalog, leases: DeviceLeases): void {
     output: Type.Object({ items: Type.Array(Type.Object({ package: Type.String(), label: Type.String(), version_name: Type.String() })) }),
     annotations: { readOnlyHint: true },
     async run(ctx, input) {
-      const { driver } = await leases.resolve(ctx, input.lease_id);
+      const { driver } = await leases.resolve(ctx, { lease_id: input.lease_id });
       return { data: { items: await driver.listApps() } };
     },
   });
@@ -146,7 +145,7 @@ function registerAppTools(catalog: ToolCatalog, leases: DeviceLeases): void {
     description: 'Brings an installed app to the front (its last screen if it was running).',
     input: withPackage,
     async run(ctx, input) {
-      const { driver } = await leases.resolve(ctx, input.lease_id);
+      const { driver } = await leases.resolve(ctx, { lease_id: input.lease_id });
       await driver.openApp(input.package);
       return done(`Opened ${input.package}.`);
     },
@@ -160,7 +159,7 @@ function registerAppTools(catalog: ToolCatalog, leases: DeviceLeases): void {
     input: withPackage,
     annotations: { destructiveHint: true },
     async run(ctx, input) {
-      const { driver } = await leases.resolve(ctx, input.lease_id);
+      const { driver } = await leases.resolve(ctx, { lease_id: input.lease_id });
       await driver.closeApp(input.package);
       return done(`Closed ${input.package}.`);
     },

@@ -1,29 +1,16 @@
 // Device tools (scope devices:control), decisions.md §9 and §12. device_list reads the
-// caller's cloud devices through the devices service; the others go through a lease
-// (the DeviceLeases port): device_lease hands out a lease_id, every other tool takes it and
-// drives the device through the host's DeviceDriver, which works from any process.
+// caller's cloud devices and their lease holders through the devices services; the others go
+// through a lease (the devices module's lease service): device_lease hands out a lease_id,
+// every other tool takes it and drives the device through the host's DeviceDriver, which
+// works from any process.
 import { Type } from 'typebox';
-import type { ServiceContext } from '../../../core/context.js';
-import { LEASE_MINUTES } from '../../devices/index.js';
-import type { DeviceLeases } from '../ports.js';
+import { LEASE_MINUTES, type LeaseService } from '../../devices/index.js';
 import { registerScopedTool, type ToolCatalog } from '../tool-catalog.js';
 import type { ToolDeps } from './deps.js';
 import { registerDeviceInputTools } from './device-input-tools.js';
 import { CloudDeviceItem, DeviceId, LeaseId } from './schemas.js';
 
 const PAGE_SIZE = 200;
-
-/** Who holds a live lease on each of the caller's devices: this key ("self") or not. */
-async function leaseHolders(deps: ToolDeps, ctx: ServiceContext, deviceIds: number[]): Promise<Map<number, 'self' | 'other'>> {
-  if (deviceIds.length === 0) return new Map();
-  const rows = await deps.db
-    .selectFrom('device_leases')
-    .select(['device_id', 'key_id', 'user_id'])
-    .where('device_id', 'in', deviceIds)
-    .where('expires_at', '>', deps.clock.now())
-    .execute();
-  return new Map(rows.map((row) => [row.device_id, row.user_id === ctx.userId && row.key_id === ctx.keyId ? 'self' : 'other']));
-}
 
 export function registerDeviceTools(catalog: ToolCatalog, deps: ToolDeps): void {
   registerScopedTool(catalog, {
@@ -41,7 +28,7 @@ export function registerDeviceTools(catalog: ToolCatalog, deps: ToolDeps): void 
         devices.push(...answer.rows.filter((d) => d.is_hosted));
         if (answer.rows.length < PAGE_SIZE) break;
       }
-      const holders = await leaseHolders(deps, ctx, devices.map((d) => d.id));
+      const holders = await deps.leases.holders(ctx, { device_ids: devices.map((d) => d.id) });
       const items = devices.map((d) => (holders.has(d.id) ? { ...d, lease_holder: holders.get(d.id) } : d));
       return { data: { items } };
     },
@@ -50,7 +37,7 @@ export function registerDeviceTools(catalog: ToolCatalog, deps: ToolDeps): void 
   registerLeaseTools(catalog, deps.leases);
 }
 
-function registerLeaseTools(catalog: ToolCatalog, leases: DeviceLeases): void {
+function registerLeaseTools(catalog: ToolCatalog, leases: LeaseService): void {
   registerScopedTool(catalog, {
     name: 'device_lease',
     scope: 'devices:control',
@@ -64,7 +51,7 @@ function registerLeaseTools(catalog: ToolCatalog, leases: DeviceLeases): void {
     output: Type.Object({ lease_id: Type.String(), device_id: Type.Integer(), expires_at: Type.String({ format: 'date-time' }) }),
     annotations: { destructiveHint: false, idempotentHint: true },
     async run(ctx, input) {
-      const lease = await leases.lease(ctx, { deviceId: input.device_id, minutes: input.minutes ?? LEASE_MINUTES.default });
+      const lease = await leases.lease(ctx, { device_id: input.device_id, minutes: input.minutes ?? LEASE_MINUTES.default });
       return { data: { lease_id: lease.lease_id, device_id: lease.device_id, expires_at: lease.expires_at } };
     },
   });
@@ -77,7 +64,7 @@ function registerLeaseTools(catalog: ToolCatalog, leases: DeviceLeases): void {
     input: Type.Object({ lease_id: LeaseId }, { additionalProperties: false }),
     annotations: { destructiveHint: false, idempotentHint: false },
     async run(ctx, input) {
-      await leases.release(ctx, input.lease_id);
+      await leases.release(ctx, input);
       return { content: [{ type: 'text', text: `Released ${input.lease_id}.` }] };
     },
   });

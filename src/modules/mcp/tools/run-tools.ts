@@ -1,17 +1,15 @@
-// Run tools (scope macros:run): run_logs and run_validate on the run-log and macro services,
-// and run_start, run_get, run_stop through the CloudRuns port (ports.ts), which is the runs
-// module's cloud-run service. They answer the REST routes' cloud run record and schema.
+// Run tools (scope macros:run): run_logs on the run-log service, and run_validate, run_start,
+// run_get, run_stop on the runs module's services (the run checks and the cloud-run service,
+// which the REST routes call too). They answer the REST routes' cloud run record and schema.
 import { Type } from 'typebox';
 import { StringEnum } from '../../../core/schema.js';
 import { MACRO_KINDS } from '../../../core/values.js';
 import { ExecutionIdString } from '../../executions/index.js';
 import { RunLog, RunLogQuery } from '../../run-logs/index.js';
-import { CloudRun, CloudRunRef } from '../../runs/index.js';
-import type { CloudRuns } from '../ports.js';
+import { CloudRun, CloudRunRef, type CloudRunService } from '../../runs/index.js';
 import { registerScopedTool, type ToolCatalog } from '../tool-catalog.js';
 import type { ToolDeps } from './deps.js';
 import { DeviceId, MacroId, RunArgs } from './schemas.js';
-import { validateRun } from './validate-run.js';
 
 const Problem = Type.Object({
   code: Type.String({ description: 'code_not_synced, entry_missing, invalid_block_program, macro_not_runnable, unknown_image, unknown_argument, not_a_cloud_device' }),
@@ -43,14 +41,14 @@ export function registerRunTools(catalog: ToolCatalog, deps: ToolDeps): void {
     output: Type.Object({ macro_id: Type.Integer(), kind: StringEnum(MACRO_KINDS), ok: Type.Boolean({ description: 'No problems found' }), problems: Type.Array(Problem) }),
     annotations: { readOnlyHint: true },
     async run(ctx, input) {
-      return { data: await validateRun(deps, ctx, input) };
+      return { data: await deps.runChecks.validateRun(ctx, input) };
     },
   });
 
   registerCloudRunTools(catalog, deps.runs);
 }
 
-function registerCloudRunTools(catalog: ToolCatalog, runs: CloudRuns): void {
+function registerCloudRunTools(catalog: ToolCatalog, runs: CloudRunService): void {
   // The REST routes' reference: the record's id, or its execution_id as run_logs and the history show it.
   const RunIdInput = Type.Object({ run_id: CloudRunRef }, { additionalProperties: false });
 
@@ -63,7 +61,7 @@ function registerCloudRunTools(catalog: ToolCatalog, runs: CloudRuns): void {
     output: CloudRun,
     annotations: { destructiveHint: false, openWorldHint: true },
     async run(ctx, input) {
-      return { data: await runs.start(ctx, { deviceId: input.device_id, macroId: input.macro_id, args: input.args }) };
+      return { data: await runs.start(ctx, { deviceId: input.device_id, macro_id: input.macro_id, ...(input.args === undefined ? {} : { args: input.args }) }) };
     },
   });
 
@@ -76,7 +74,7 @@ function registerCloudRunTools(catalog: ToolCatalog, runs: CloudRuns): void {
     output: CloudRun,
     annotations: { readOnlyHint: true },
     async run(ctx, input) {
-      return { data: await runs.get(ctx, input.run_id) };
+      return { data: await runs.get(ctx, { id: input.run_id }) };
     },
   });
 
@@ -89,7 +87,7 @@ function registerCloudRunTools(catalog: ToolCatalog, runs: CloudRuns): void {
     output: CloudRun,
     annotations: { destructiveHint: true, idempotentHint: true },
     async run(ctx, input) {
-      return { data: await runs.stop(ctx, input.run_id) };
+      return { data: (await runs.stop(ctx, { id: input.run_id })).run };
     },
   });
 }

@@ -4,13 +4,13 @@
 import { Type } from 'typebox';
 import { Id } from '../../../core/schema.js';
 import { CreateScheduleBody, Schedule } from '../../scheduler/index.js';
-import type { McpPorts } from '../ports.js';
+import type { ToolDeps } from './deps.js';
 import { registerScopedTool, type ToolCatalog } from '../tool-catalog.js';
 
 /** An account holds at most 100 schedules, so one page lists them all. */
 const ALL_SCHEDULES = 100;
 
-export function registerScheduleTools(catalog: ToolCatalog, schedules: McpPorts['schedules']): void {
+export function registerScheduleTools(catalog: ToolCatalog, schedules: ToolDeps['schedules']): void {
   registerScopedTool(catalog, {
     name: 'schedule_create',
     scope: 'macros:run',

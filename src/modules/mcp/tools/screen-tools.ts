@@ -48,7 +48,7 @@ export function registerScreenTools(catalog: ToolCatalog, deps: ToolDeps): void 
     output: Type.Object({ lines: Type.Array(TextLine) }),
     annotations: { readOnlyHint: true },
     async run(ctx, input) {
-      const { driver } = await leases.resolve(ctx, input.lease_id);
+      const { driver } = await leases.resolve(ctx, { lease_id: input.lease_id });
       return { data: { lines: await screen.readText(driver, { region: input.region, ocr: input.ocr }) } };
     },
   });
@@ -65,7 +65,7 @@ export function registerScreenTools(catalog: ToolCatalog, deps: ToolDeps): void 
     output: Type.Object({ matches: Type.Array(Match) }),
     annotations: { readOnlyHint: true },
     async run(ctx, input) {
-      const { driver } = await leases.resolve(ctx, input.lease_id);
+      const { driver } = await leases.resolve(ctx, { lease_id: input.lease_id });
       const matches = await screen.find(ctx, driver, { imageId: input.image_id, threshold: input.threshold ?? THRESHOLD_DEFAULT });
       return { data: { matches: matches.map((m) => ({ ...m, center: { x: m.x + Math.floor(m.w / 2), y: m.y + Math.floor(m.h / 2) } })) } };
     },
@@ -79,7 +79,7 @@ export function registerScreenTools(catalog: ToolCatalog, deps: ToolDeps): void 
     input: Type.Object({ lease_id: LeaseId, x: Coordinate, y: Coordinate, w: Side, h: Side, name: ImageName }, { additionalProperties: false }),
     output: Image,
     async run(ctx, input) {
-      const { driver } = await leases.resolve(ctx, input.lease_id);
+      const { driver } = await leases.resolve(ctx, { lease_id: input.lease_id });
       return { data: { ...(await screen.crop(ctx, driver, { x: input.x, y: input.y, w: input.w, h: input.h, name: input.name })) } };
     },
   });

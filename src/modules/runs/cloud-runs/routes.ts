@@ -46,7 +46,7 @@ export function cloudRunRoutes(runs: CloudRunService): FastifyPluginAsyncTypebox
           response: { 200: CloudRun, ...errors(404, 422) },
         },
       },
-      async (request) => runs.get(contextOf(request), request.params.id),
+      async (request) => runs.get(contextOf(request), request.params),
     );
     app.post(
       '/api/hosted/runs/:id/stop',
@@ -63,7 +63,7 @@ export function cloudRunRoutes(runs: CloudRunService): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) => {
-        const { status, run } = await runs.stop(contextOf(request), request.params.id);
+        const { status, run } = await runs.stop(contextOf(request), request.params);
         return reply.code(status).send(run);
       },
     );

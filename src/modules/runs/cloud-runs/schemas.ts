@@ -32,6 +32,7 @@ export const CloudRunRef = Type.Union([Id('The cloud run id'), Type.String({ pat
 });
 export const CloudRunParams = Type.Object({ id: CloudRunRef });
 export type CloudRunRefInput = Static<typeof CloudRunRef>;
+export type CloudRunParamsInput = Static<typeof CloudRunParams>;
 
 export const StartRunBody = Type.Object(
   {

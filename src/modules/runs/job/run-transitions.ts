@@ -9,7 +9,7 @@ import type { Lease } from '../../../db/jobs/kind.js';
 import { completeJob, updateWhileHeld } from '../../../db/jobs/leases.js';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../../lib/clock.js';
-import { emitEvent } from '../../events/index.js';
+import type { EmitEvent } from '../../events/index.js';
 import { endHistory, findRunByExecutionId, presentRun, recordHistoryProxy } from '../../executions/index.js';
 import { HISTORY_STATUS, type RunOutcome } from '../outcome.js';
 import type { CloudRunJob } from './run-job.js';
@@ -18,6 +18,8 @@ export interface TransitionDeps {
   db: Db;
   clock: Clock;
   kind: CloudRunJob;
+  /** Records macro.started and the end's macro.* event (the events module, with webhooks' fan-out). */
+  emit: EmitEvent;
 }
 
 export const WORKER_LOST = 'worker lost';
@@ -28,7 +30,7 @@ const runRow = (trx: Trx, runId: number) => trx.selectFrom('cloud_runs').selectA
 
 /** The macro's process (or interpreter) has started: `running`, macro.started. A run being stopped stays `stopping`. */
 export async function markRunning(deps: TransitionDeps, lease: Lease): Promise<void> {
-  const { db, clock, kind } = deps;
+  const { db, clock, kind, emit } = deps;
   await db.kysely.transaction().execute(async (trx) => {
     const now = clock.now();
     const run = await runRow(trx, lease.id);
@@ -36,7 +38,7 @@ export async function markRunning(deps: TransitionDeps, lease: Lease): Promise<v
     const held = await updateWhileHeld(trx, kind, lease, now, run.state === 'launching' ? { state: 'running', started_at: now, updated_at: now } : { started_at: now, updated_at: now });
     if (!held) return;
     const history = await findRunByExecutionId(trx, run.user_id, run.execution_id);
-    if (history) await emitEvent(trx, { userId: run.user_id, type: 'macro.started', data: presentRun(history), deviceId: run.device_id, at: now });
+    if (history) await emit(trx, { userId: run.user_id, type: 'macro.started', data: presentRun(history), deviceId: run.device_id, at: now });
   });
 }
 
@@ -53,10 +55,10 @@ export async function recordProxyExit(deps: TransitionDeps, lease: Lease, exit: 
 }
 
 /** Ends the history record like its run, with the terminal event; nothing when it has already ended. */
-async function endRunHistory(trx: Trx, run: { user_id: number; execution_id: string }, outcome: RunOutcome, now: number): Promise<void> {
+async function endRunHistory(trx: Trx, emit: EmitEvent, run: { user_id: number; execution_id: string }, outcome: RunOutcome, now: number): Promise<void> {
   const history = await findRunByExecutionId(trx, run.user_id, run.execution_id);
   if (!history || history.status !== 'running') return;
-  await endHistory(trx, history, { status: HISTORY_STATUS[outcome.state], endedAt: now, exitCode: outcome.exitCode, errorMessage: outcome.errorMessage }, now);
+  await endHistory(trx, emit, history, { status: HISTORY_STATUS[outcome.state], endedAt: now, exitCode: outcome.exitCode, errorMessage: outcome.errorMessage }, now);
 }
 
 /** The run ended (or never started): its end state, history and event; false when the lease was lost. */
@@ -70,7 +72,7 @@ export async function endRun(deps: TransitionDeps, lease: Lease, outcome: RunOut
     const stateMessage = outcome.state === 'stopped' && run.state_message ? run.state_message : outcome.stateMessage;
     const held = await completeJob(trx, kind, lease, now, { state: outcome.state, state_message: stateMessage, finished_at: now, token_hash: null, updated_at: now });
     if (!held) return false;
-    await endRunHistory(trx, run, outcome, now);
+    await endRunHistory(trx, deps.emit, run, outcome, now);
     return true;
   });
 }

@@ -5,6 +5,7 @@ import type { Db } from '../../../db/database.js';
 import { type JobLog, JobWorker } from '../../../db/jobs/worker.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { DeviceHost } from '../../devices/index.js';
+import type { EmitEvent } from '../../events/index.js';
 import type { RunExecutor } from '../module.js';
 import type { ProxyExitCheck, RunReadiness } from './readiness.js';
 import { runHandlers } from './run-handler.js';
@@ -23,6 +24,8 @@ export interface RunWorkerDeps {
   proxyExit?: ProxyExitCheck;
   /** Names this worker in `locked_by`; defaults to host and process id. */
   name?: string;
+  /** Records the runs' macro.* events. */
+  emit: EmitEvent;
 }
 
 export interface RunWorker extends BackgroundWorker {

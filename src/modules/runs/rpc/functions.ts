@@ -5,7 +5,7 @@ import type { Static, TSchema } from 'typebox';
 import type { Db } from '../../../db/database.js';
 import { ValidationError } from '../../../core/errors.js';
 import type { Clock } from '../../../lib/clock.js';
-import { emitEvent } from '../../events/index.js';
+import type { EmitEvent } from '../../events/index.js';
 import { type DeviceDriver, findText, tapElement, tapText, withCenter } from '../../devices/index.js';
 import { type ImageFinder, IMAGE_THRESHOLD_DEFAULT } from '../device/image-matching.js';
 import { Answers, Bodies, Done, ElementAnswer, EVENT_DATA_MAX_BYTES, FoundElement } from './rpc-schemas.js';
@@ -22,6 +22,8 @@ export interface CallDeps {
   db: Db;
   clock: Clock;
   images: ImageFinder;
+  /** Records `emit_event`'s custom.<name> event. */
+  emit: EmitEvent;
 }
 
 interface RpcFunction<B extends TSchema | undefined> {
@@ -87,7 +89,7 @@ export const RPC_FUNCTIONS = {
       if (size > EVENT_DATA_MAX_BYTES) throw new ValidationError([{ path: 'body.data', message: `must be at most ${EVENT_DATA_MAX_BYTES} bytes as JSON (this is ${size})` }]);
       return deps.db.kysely.transaction().execute(async (trx) => {
         const device = await trx.selectFrom('devices').select('group_id').where('id', '=', caller.deviceId).where('user_id', '=', caller.userId).executeTakeFirst();
-        const { eventId } = await emitEvent(trx, {
+        const { eventId } = await deps.emit(trx, {
           userId: caller.userId,
           type: `custom.${name}`,
           data: { device_id: caller.deviceId, group_id: device?.group_id ?? null, execution_id: caller.executionId, data },

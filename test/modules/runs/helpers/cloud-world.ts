@@ -55,6 +55,8 @@ export async function cloudWorld(options: TestAppOptions = {}): Promise<CloudWor
         proxyExit: (userId, deviceId) => t.app.modules.proxies.services.runExit.check(userId, deviceId),
         log: silentLog,
         images: t.app.modules.images.services.screen,
+        // The app's events module, so the run's events queue the app's webhook deliveries.
+        emit: t.app.modules.events.services.emit,
       });
       module.runWorker.start();
       workers.push(module.runWorker);

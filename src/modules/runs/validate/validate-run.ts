@@ -1,13 +1,19 @@
-// run_validate's checks: what would stop a run, or make it run wrong, found without running
-// (decisions.md §12): no code, a missing entry, an invalid block program, image ids the
-// caller's library lacks, arguments the profile does not define, a device that is not a
-// cloud device. Someone else's macro or device is not found, as everywhere.
+// What would stop a run, or make it run wrong, found without running it (decisions.md §12):
+// no code, a missing entry, an invalid block program, image ids the caller's library lacks,
+// arguments the profile does not define, a device that is not a cloud device. Someone else's
+// macro or device is not found, as everywhere. The tool server's run_validate calls it.
+import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../../../core/context.js';
 import { AppError } from '../../../core/errors.js';
+import type { Database } from '../../../db/schema.js';
+import type { CodeSyncService } from '../../code-sync/index.js';
 import { findOwnedDevice } from '../../devices/index.js';
+import type { ImageLibrary } from '../../images/index.js';
 import { findOwnedMacro } from '../../macros/index.js';
-import { CLI_ARGS_KEY, countSteps, loadProfileArgs, normalizeBlocks, type Step, validateBlockProgram } from '../../runs/index.js';
-import type { ToolDeps } from './deps.js';
+import { CLI_ARGS_KEY } from '../arguments/merge.js';
+import { loadProfileArgs } from '../arguments/profile-args.js';
+import { countSteps, type Step } from '../blocks/program-types.js';
+import { normalizeBlocks, validateBlockProgram } from '../blocks/validate.js';
 
 export interface RunProblem {
   code: string;
@@ -21,6 +27,14 @@ export interface ValidateRunInput {
   args?: Record<string, unknown>;
 }
 
+export interface RunValidationDeps {
+  db: Kysely<Database>;
+  /** The image library: which of the program's image ids the caller owns. */
+  images: Pick<ImageLibrary, 'ownedIds'>;
+  /** The macro's synced code: whether it names an entry. */
+  codeSync: Pick<CodeSyncService, 'state'>;
+}
+
 function imageIds(steps: Step[], path: string): { id: string; path: string }[] {
   return steps.flatMap((step, i) => {
     const here = `${path}.${i}`;
@@ -31,7 +45,7 @@ function imageIds(steps: Step[], path: string): { id: string; path: string }[] {
   });
 }
 
-async function blockProblems(deps: ToolDeps, ctx: ServiceContext, blocks: string | null): Promise<RunProblem[]> {
+async function blockProblems(deps: RunValidationDeps, ctx: ServiceContext, blocks: string | null): Promise<RunProblem[]> {
   const program = normalizeBlocks(JSON.parse(blocks ?? '[]') as unknown);
   const invalid = validateBlockProgram(program, 'blocks');
   if (invalid.length > 0) return invalid.map((e) => ({ code: 'invalid_block_program', path: e.path, message: `${e.path} ${e.message}` }));
@@ -43,7 +57,7 @@ async function blockProblems(deps: ToolDeps, ctx: ServiceContext, blocks: string
   return uses.filter((u) => !owned.has(u.id)).map((u) => ({ code: 'unknown_image', path: u.path, message: `${u.path}: no image ${u.id} in your image library.` }));
 }
 
-async function codeProblems(deps: ToolDeps, ctx: ServiceContext, macroId: number): Promise<RunProblem[]> {
+async function codeProblems(deps: RunValidationDeps, ctx: ServiceContext, macroId: number): Promise<RunProblem[]> {
   try {
     const state = await deps.codeSync.state(ctx, { id: macroId });
     return state.entry_path ? [] : [{ code: 'entry_missing', message: 'The synced code names no entry file; sync it again with entry_path.' }];
@@ -53,7 +67,7 @@ async function codeProblems(deps: ToolDeps, ctx: ServiceContext, macroId: number
   }
 }
 
-export async function validateRun(deps: ToolDeps, ctx: ServiceContext, input: ValidateRunInput) {
+async function validateRun(deps: RunValidationDeps, ctx: ServiceContext, input: ValidateRunInput) {
   const macro = await findOwnedMacro(deps.db, ctx.userId, input.macro_id);
   const problems: RunProblem[] = [];
   if (input.device_id !== undefined) {
@@ -71,4 +85,13 @@ export async function validateRun(deps: ToolDeps, ctx: ServiceContext, input: Va
     }
   }
   return { macro_id: macro.id, kind: macro.kind, ok: problems.length === 0, problems };
+}
+
+export interface RunValidation {
+  validateRun(ctx: ServiceContext, input: ValidateRunInput): ReturnType<typeof validateRun>;
+}
+
+/** The run checks, built where the image library and code sync are (build-modules.ts). */
+export function runValidation(deps: RunValidationDeps): RunValidation {
+  return { validateRun: (ctx, input) => validateRun(deps, ctx, input) };
 }
