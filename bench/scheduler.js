@@ -15,7 +15,8 @@
 //                database's own floor for writing that many rows.
 //
 // Usage (after `npm run build`, or `npm run bench:scheduler -- [options]`):
-//   node bench/scheduler.js [--schedules 10000] [--workers 2] [--record-only] [--strict]
+//   node bench/scheduler.js [--schedules 10000] [--workers 2] [--concurrency 16] [--record-only] [--strict]
+//   --concurrency N is SCHEDULER_CONCURRENCY in each worker process (default 16, the service's).
 //   --record-only runs the fire passes alone (no run is started): what recording costs by itself.
 //   PostgreSQL only (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test): two
 //   worker processes on one SQLite file is not a deployment the service supports.
@@ -40,6 +41,7 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '2' },
     strict: { type: 'boolean', default: false },
     'record-only': { type: 'boolean', default: false },
+    concurrency: { type: 'string', default: '16' },
     child: { type: 'string' },
     name: { type: 'string' },
   },
@@ -56,8 +58,8 @@ else await main();
 async function child(schema, name) {
   const target = { ...benchTarget('postgres', 'scheduler'), pgSchema: schema };
   const cleanups = cleanupStack();
-  const config = benchConfig(target, { SCHEDULER_POLL_MS: '200' });
-  const db = openDatabase({ databaseUrl: target.databaseUrl, pgSchema: schema, poolSize: 20 });
+  const config = benchConfig(target, { SCHEDULER_POLL_MS: '200', SCHEDULER_CONCURRENCY: values.concurrency });
+  const db = openDatabase({ databaseUrl: target.databaseUrl, pgSchema: schema, poolSize: Number(values.concurrency) * 2 + 4 });
   cleanups.push(() => db.close());
   const app = await startBenchApp(benchAppDeps(config, db, undefined), cleanups);
   const worker = app.modules.scheduler.services.newWorker(name, { fireOnly: values['record-only'] });
@@ -90,7 +92,7 @@ async function main() {
 
     const loadBefore = loadavg().map((v) => round(v));
     for (let i = 0; i < workers; i += 1) {
-      const proc = fork(new URL(import.meta.url).pathname, ['--child', /** @type {string} */ (target.pgSchema), '--name', `bench-${i}`, ...(values['record-only'] ? ['--record-only'] : [])], { stdio: 'inherit' });
+      const proc = fork(new URL(import.meta.url).pathname, ['--child', /** @type {string} */ (target.pgSchema), '--name', `bench-${i}`, '--concurrency', values.concurrency, ...(values['record-only'] ? ['--record-only'] : [])], { stdio: 'inherit', execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [] });
       procs.push(proc);
       await new Promise((resolve, reject) => {
         proc.once('message', resolve);
@@ -126,7 +128,7 @@ async function main() {
     procs.length = 0;
 
     const report = await measure(db.kysely, fireAt, schedules);
-    const baseline = await baselineInserts(db.kysely, schedules, workers * 16);
+    const baseline = await baselineInserts(db.kysely, schedules, workers * Number(values.concurrency));
     const result = {
       engine: 'postgres',
       cores: cpus().length,
@@ -138,7 +140,8 @@ async function main() {
       ...report,
       // The worker processes' own CPU (not PostgreSQL's) per occurrence, from the fire time on: a figure the machine's load does not inflate much.
       workerCpuMsPerOccurrence: round(cpuMs.reduce((a, b) => a + b, 0) / Math.max(1, report.occurrences)),
-      baseline: { inserts: schedules, concurrency: workers * 16, allWrittenMs: round(baseline) },
+      concurrency: Number(values.concurrency),
+      baseline: { inserts: schedules, concurrency: workers * Number(values.concurrency), allWrittenMs: round(baseline) },
       ratioAllRecordedToBaseline: round(report.recorded.lastMs / baseline),
       ratioAllStartedToBaseline: values['record-only'] ? null : round(report.started.lastMs / baseline),
     };

@@ -8,10 +8,12 @@
 //   fire time and device whichever workers race, and the start job starts each row once;
 // - five failed runs in a row disable the schedule (`failing`) instead of recording a sixth;
 // - the next fire time, written only while this pass still holds the schedule's lease.
+import { type Kysely, sql } from 'kysely';
 import type { Config } from '../../config.js';
 import type { ServiceContext } from '../../core/context.js';
 import { ACTIVE_RUN_STATES } from '../../core/values.js';
 import type { Db } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
 import { completeJob } from '../../db/jobs/leases.js';
 import type { JobLog, RunningJob } from '../../db/jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
@@ -59,17 +61,25 @@ export async function firePass(deps: FirePassDeps, job: RunningJob<ScheduleRow>)
   const devices = await targetDevices(deps, ctx, schedule);
   const missed = times.slice(0, -1).map((at) => ({ at, reason: 'missed_downtime' }));
   if (!runs) missed.push({ at: latest, reason: 'past_grace' });
-  await recordMissed(db, schedule.id, missed, devices, now);
-  if (runs) {
-    if (job.signal.aborted) return; // the lease is lost: the next holder goes on from here
-    if (await recordFireTime(db, schedule.id, latest, devices, clock.now())) deps.onRecorded?.();
-  }
-  const done = clock.now();
-  await completeJob(db.kysely, deps.kind, job.lease, done, {
-    next_fire_at: rule.next(Math.max(now, latest)),
-    ...(runs ? { last_fire_at: latest } : {}),
-    updated_at: done,
+  if (runs && job.signal.aborted) return; // the lease is lost: the next holder goes on from here
+  // What the pass writes commits together, without waiting for the disk on PostgreSQL: a
+  // crash that loses the last moments of commits only makes the pass due again, and the
+  // repeat records the same rows (insert-or-nothing). With thousands of schedules firing at
+  // once, a flush per write was what limited recording (bench/scheduler.js). Anything that
+  // starts a run commits durably later, in the start job, and that commit flushes this one.
+  const toStart = await db.kysely.transaction().execute(async (trx) => {
+    if (db.dialect === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
+    await recordMissed(trx, schedule.id, missed, devices, now);
+    const recorded = runs ? await recordFireTime(trx, schedule.id, latest, devices, clock.now()) : false;
+    const done = clock.now();
+    await completeJob(trx, deps.kind, job.lease, done, {
+      next_fire_at: rule.next(Math.max(now, latest)),
+      ...(runs ? { last_fire_at: latest } : {}),
+      updated_at: done,
+    });
+    return recorded;
   });
+  if (toStart) deps.onRecorded?.();
 }
 
 /** A device schedule's device, or a group's cloud devices now; [0] stands for "the group had none". */
@@ -79,12 +89,12 @@ async function targetDevices(deps: FirePassDeps, ctx: ServiceContext, schedule: 
   return devices.length > 0 ? devices : [0];
 }
 
-async function recordMissed(db: Db, scheduleId: number, missed: { at: number; reason: string }[], devices: number[], now: number): Promise<void> {
+async function recordMissed(trx: Kysely<Database>, scheduleId: number, missed: { at: number; reason: string }[], devices: number[], now: number): Promise<void> {
   const rows = missed.flatMap(({ at, reason }) =>
     devices.map((deviceId) => ({ schedule_id: scheduleId, fire_at: at, device_id: deviceId, outcome: 'missed' as const, reason, execution_id: null, run_id: null, created_at: now, updated_at: now })),
   );
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await db.kysely
+    await trx
       .insertInto('schedule_occurrences')
       .values(rows.slice(i, i + INSERT_CHUNK))
       .onConflict((oc) => oc.columns(['schedule_id', 'fire_at', 'device_id']).doNothing())
@@ -93,13 +103,12 @@ async function recordMissed(db: Db, scheduleId: number, missed: { at: number; re
 }
 
 /**
- * The fire time's occurrences, one per device, waiting for the start job. One statement per
- * 500 devices and no transaction (every insert is insert-or-nothing, so a repeated pass fills
- * in what a lost one left), and no database notification: with thousands of schedules firing
- * together, each pass's NOTIFY serialised the commits. This process's start worker is woken
+ * The fire time's occurrences, one per device, waiting for the start job: one statement per
+ * 500 devices, and no database notification (with thousands of schedules firing together,
+ * each pass's NOTIFY serialised the commits). This process's start worker is woken
  * directly (`onRecorded`); the others find the rows at their next poll (SCHEDULER_POLL_MS).
  */
-async function recordFireTime(db: Db, scheduleId: number, fireAt: number, devices: number[], now: number): Promise<boolean> {
+async function recordFireTime(trx: Kysely<Database>, scheduleId: number, fireAt: number, devices: number[], now: number): Promise<boolean> {
   const rows = devices.map((deviceId) => ({
     schedule_id: scheduleId,
     fire_at: fireAt,
@@ -113,7 +122,7 @@ async function recordFireTime(db: Db, scheduleId: number, fireAt: number, device
     updated_at: now,
   }));
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await db.kysely
+    await trx
       .insertInto('schedule_occurrences')
       .values(rows.slice(i, i + INSERT_CHUNK))
       .onConflict((oc) => oc.columns(['schedule_id', 'fire_at', 'device_id']).doNothing())

@@ -14,6 +14,9 @@ const MINUTE_MS = 60_000;
 /** Around a local minute, the zone's offsets worth trying: a change moves it by at most a few hours. */
 const PROBE_MS = [-3, 0, 3].map((hours) => hours * 3_600_000);
 
+/** Names Intl gives zones that keep UTC's clock all year (Intl resolves the aliases, Zulu and Etc/UCT among them, to UTC; fire-times.test.ts checks the shortcut against the full formatting). */
+const UTC_ZONES = new Set(['UTC', 'Etc/UTC', 'GMT', 'Etc/GMT']);
+
 export interface FireRule {
   cron: string;
   timezone: string;
@@ -60,11 +63,16 @@ export class FireTimes {
   private readonly cron: Cron;
   private readonly wall: Intl.DateTimeFormat;
 
+  /** A zone whose clock is UTC's all year: its local minute is the instant's, with no formatting. */
+  private readonly utc: boolean;
+
   constructor(rule: FireRule) {
     const problems = ruleProblems(rule);
     if (problems.length > 0) throw new ValidationError(problems);
     this.cron = new Cron(rule.cron.trim(), { timezone: 'Etc/UTC', mode: '5-part' });
     this.wall = wallClock(rule.timezone);
+    // Intl's own name for the zone, so aliases (Etc/UTC, Etc/GMT, Zulu, …) are caught too.
+    this.utc = UTC_ZONES.has(this.wall.resolvedOptions().timeZone);
   }
 
   /** The first fire time strictly after `afterMs`, or null when the expression never fires again. */
@@ -106,6 +114,7 @@ export class FireTimes {
 
   /** The zone's wall clock at `at`, to the minute, written as if it were UTC. */
   private localMinute(at: number): number {
+    if (this.utc) return Math.floor(at / MINUTE_MS) * MINUTE_MS;
     const p: Record<string, number> = {};
     for (const part of this.wall.formatToParts(at)) if (part.type !== 'literal') p[part.type] = Number(part.value);
     return Date.UTC(p.year as number, (p.month as number) - 1, p.day, p.hour, p.minute);

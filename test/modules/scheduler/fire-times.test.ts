@@ -120,3 +120,15 @@ describe('a simulated year in 22 zones (two without changes, one that abolished 
     }
   });
 });
+
+describe('the UTC shortcut', () => {
+  test('a UTC rule fires exactly when the same rule does in a zone on UTC without the shortcut (Africa/Abidjan)', () => {
+    for (const cron of ['* * * * *', '*/7 3-5 * * *', '30 2 29 2 *', '0 0 1 * 1']) {
+      const shortcut = new FireTimes({ cron, timezone: 'Etc/UTC' });
+      const full = new FireTimes({ cron, timezone: 'Africa/Abidjan' });
+      const from = Date.parse('2026-01-01T00:00:00Z');
+      expect(shortcut.upcoming(from, 300)).toEqual(full.upcoming(from, 300));
+      expect(shortcut.between(from, from + 86_400_000, 2000)).toEqual(full.between(from, from + 86_400_000, 2000));
+    }
+  });
+});
