@@ -1,5 +1,5 @@
 // The accounts module's front door: sign-up, sign-in, sessions and the session guard.
-export { type AccountsModuleDeps, type AccountsServices, buildAccountsModule } from './module.js';
+export { buildAccountsModule } from './module.js';
 export { User } from './schemas.js';
-export { type AccountService, normaliseEmail, presentUser } from './service.js';
+export { normaliseEmail, presentUser } from './service.js';
 export { presentsSession, sessionGuard } from './session-guard.js';

@@ -1,9 +1,9 @@
 // The code-sync module's front door: snapshot upload and state, and `svc code`.
 export { runCodeCommand } from './cli.js';
-export { buildCodeSyncModule, type CodeSyncServices } from './module.js';
+export { buildCodeSyncModule } from './module.js';
 export type { CodeSyncService } from './service.js';
 export { SNAPSHOT_LIMITS } from './service.js';
 export { readZipFiles } from './zip-reader.js';
 export { CodeState, SnapshotAnswer } from './schemas.js';
-export { currentTextFiles, installTextFiles, type TextFile } from './project-files.js';
-export { adoptSnapshot, currentSnapshotOf, dropUnusedBlobs, imageIdsOfSnapshot, removeMacroCode, type SharedSnapshot, visitSnapshotFiles } from './shared-code.js';
+export { currentTextFiles, installTextFiles } from './project-files.js';
+export { adoptSnapshot, currentSnapshotOf, dropUnusedBlobs, imageIdsOfSnapshot, removeMacroCode, visitSnapshotFiles } from './shared-code.js';

@@ -2,7 +2,7 @@
 import type { BuiltModule } from '../../http/module.js';
 import { type ConsoleOptions, consoleRoutes } from './routes.js';
 
-export { consoleRoutes, DEFAULT_CONSOLE_ROOT, type ConsoleOptions } from './routes.js';
+export { consoleRoutes } from './routes.js';
 
 /** The console has no services or workers: only its static files. */
 export function buildConsoleModule(options?: ConsoleOptions): BuiltModule<Record<string, never>> {

@@ -1,3 +1,3 @@
 // The events module's front door: built with its subscribers, it hands out the one way to record an event.
-export type { EmitEvent, EventSubscriber, EventType, NewEvent, RecordedEvent } from './emit.js';
-export { buildEventsModule, type EventsModuleDeps, type EventsServices } from './module.js';
+export type { EmitEvent, EventSubscriber, RecordedEvent } from './emit.js';
+export { buildEventsModule } from './module.js';

@@ -1,3 +1,2 @@
 // The marketplace module's front door.
-export { buildMarketplaceModule, type MarketplaceServices } from './module.js';
-export { SECRET_KINDS } from './secret-scan.js';
+export { buildMarketplaceModule } from './module.js';

@@ -1,2 +1,2 @@
 // The ops module's front door: health, readiness and metrics.
-export { buildOpsModule, type OpsModuleDeps } from './module.js';
+export { buildOpsModule } from './module.js';

@@ -1,4 +1,3 @@
 // The profiles module's front door: settings profiles of code macros.
 export { createDefaultProfile, ensureDefaultProfile, readDefaultArgs } from './default-profile.js';
-export { buildProfilesModule, type ProfilesServices } from './module.js';
-export type { ProfileService } from './service.js';
+export { buildProfilesModule } from './module.js';

@@ -1,5 +1,5 @@
 // The run-logs module's front door.
-export { buildRunLogsModule, type RunLogsServices } from './module.js';
+export { buildRunLogsModule } from './module.js';
 export type { RunLogService } from './service.js';
 export { appendLogBatch } from './store.js';
-export { RunLog, RunLogQuery, type RunLogInput } from './schemas.js';
+export { RunLog, RunLogQuery } from './schemas.js';

@@ -3,7 +3,7 @@
 // another module needs it.
 
 // Building the module, and the services it hands out
-export { buildRunsModule, type RunExecutor, type RunsModuleDeps, type RunsServices } from './module.js';
+export { buildRunsModule, type RunsServices } from './module.js';
 export type { CloudRunService } from './cloud-runs/service.js';
 export type { RunCapacity } from './cloud-runs/capacity.js';
 export type { RunReadiness } from './job/readiness.js';
