@@ -9,8 +9,6 @@ import type { SignedUpUser } from '../../helpers/users.js';
 import { withKey } from '../../helpers/users.js';
 import { type Receiver, type TestCa, testWorker, useDeliveryWorld } from '../../helpers/webhooks.js';
 
-const world = useDeliveryWorld({ WEBHOOK_RETRY_SCHEDULE: '0,10,60', WEBHOOK_DISABLE_AFTER_FAILURES: '3', WEBHOOK_DISABLE_AFTER_HOURS: '1' });
-
 export let t: TestApp;
 export let ca: TestCa;
 export let rx: Receiver;
@@ -20,6 +18,7 @@ export let key: string;
 
 /** Registers the shared set-up as the calling test file's own hooks (each file calls it once, so files can share a process). */
 export function useDeliveryHarness(): void {
+  const world = useDeliveryWorld({ WEBHOOK_RETRY_SCHEDULE: '0,10,60', WEBHOOK_DISABLE_AFTER_FAILURES: '3', WEBHOOK_DISABLE_AFTER_HOURS: '1' });
   beforeAll(() => {
     ({ t, ca, rx } = world);
     worker = testWorker(t, ca);
@@ -28,10 +27,10 @@ export function useDeliveryHarness(): void {
   afterAll(async () => {
     await worker?.close();
   });
+  beforeEach(() => {
+    ({ user, key } = world);
+  });
 }
-beforeEach(() => {
-  ({ user, key } = world);
-});
 
 export const run = () => worker.worker.runOnce();
 export const endpointUrl = (path = 'hook') => `https://127.0.0.1:${rx.port}/${path}`;
