@@ -117,7 +117,10 @@ export class JobWorker<K extends AnyJobKind> {
   private track(job: Promise<void>): void {
     const tracked = job.finally(() => {
       this.inFlight.delete(tracked);
-      if (this.moreMayBeDue) this.wake?.();
+      // Under a backlog, claim again once half the slots are free rather than at every finished
+      // job: one claim statement then takes several rows (measured with 10,000 due schedules,
+      // bench/scheduler.js), and the jobs still running keep the worker busy meanwhile.
+      if (this.moreMayBeDue && this.inFlight.size <= Math.floor(this.options.kind.concurrency / 2)) this.wake?.();
     });
     this.inFlight.add(tracked);
   }
