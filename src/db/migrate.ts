@@ -70,9 +70,41 @@ async function migratorFor(db: Db): Promise<Migrator> {
     migrationTableSchema = rows[0]?.schema;
   }
   return new Migrator({
-    db: db.kysely as Kysely<unknown>,
+    db: (db.dialect === 'postgres' ? withOwnSchemaIntrospection(db.kysely) : db.kysely) as Kysely<unknown>,
     provider: new ListProvider(db.dialect),
     migrationTableSchema,
+  });
+}
+
+/**
+ * The Kysely handle the migrator gets on PostgreSQL: the same connection pool, but its
+ * introspection (the migrator asks only whether its own schema and tables exist) reads this
+ * connection's schema alone. Kysely's own lists every table and column of every schema, and
+ * another process creating or dropping a schema meanwhile fails that listing in ways no retry
+ * list covers (42P01, 3F000, 42703 seen in CI with parallel test files).
+ */
+function withOwnSchemaIntrospection(kysely: Db['kysely']): Db['kysely'] {
+  const introspection = {
+    async getSchemas() {
+      const { rows } = await sql<{ name: string }>`select current_schema() as name`.execute(kysely);
+      return rows;
+    },
+    async getTables() {
+      const { rows } = await sql<{ name: string; schema: string }>`
+        select table_name as name, table_schema as schema from information_schema.tables where table_schema = current_schema()`.execute(kysely);
+      return rows.map((row) => ({ ...row, isView: false, columns: [] }));
+    },
+    async getMetadata() {
+      return { tables: await this.getTables() };
+    },
+  };
+  return new Proxy(kysely, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, property, target);
+      // Kysely's methods use private fields: they must run on the real instance, not the proxy.
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
   });
 }
 
