@@ -28,7 +28,7 @@ afterAll(() => t.close());
 
 describe('the state snapshot', () => {
   test('sees a row added, changed or removed, and ignores api_keys.last_used_at', async () => {
-    const tables = await tablesOf(t.db.kysely);
+    const tables = await tablesOf(t.db.kysely, t.db.dialect);
     expect(tables).toContain('macros');
     const before = await snapshot(t.db.kysely, tables);
     const user = await signUp(t.app);

@@ -64,7 +64,7 @@ beforeAll(async () => {
     },
   });
   world = await seedWorld(t);
-  tables = await tablesOf(t.db.kysely);
+  tables = await tablesOf(t.db.kysely, t.db.dialect);
   checker = new ResponseChecker(doc);
   current = await snapshot(t.db.kysely, tables);
 }, 120_000);

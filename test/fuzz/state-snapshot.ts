@@ -2,7 +2,8 @@
 // legitimately change on requests that are refused later in the handler are left out; the
 // rate-limit counters live outside the database (in memory or Redis) and are not compared.
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { DialectName } from '../../src/db/database.js';
 import type { Database } from '../../src/db/schema.js';
 
 /** Written for every request that passes the key gate, even one the route then refuses. */
@@ -23,8 +24,16 @@ function canonical(row: Record<string, unknown>, skip: string[]): string {
   return JSON.stringify(entries);
 }
 
-export async function tablesOf(db: Kysely<Database>): Promise<string[]> {
-  return (await db.introspection.getTables()).map((t) => t.name).sort();
+/**
+ * The app's tables (Kysely's bookkeeping aside). Only this connection's schema on PostgreSQL:
+ * Kysely's introspection lists every schema, and fails when a parallel test file drops one.
+ */
+export async function tablesOf(db: Kysely<Database>, dialect: DialectName): Promise<string[]> {
+  const { rows } =
+    dialect === 'postgres'
+      ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db)
+      : await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(db);
+  return rows.map((row) => row.name).filter((name) => !name.startsWith('kysely_migration')).sort();
 }
 
 export async function snapshot(db: Kysely<Database>, tables: string[]): Promise<Snapshot> {

@@ -160,7 +160,7 @@ describe('every refusal answers its contract status and code and changes nothing
     // A truncated real APK (built by aapt) is not an APK either.
     const real = readFileSync(await buildApk({ package: 'org.example.cut', label: 'Cut', versionName: '1', versionCode: 1 }));
     list.push({ name: 'APK truncated', request: apk(idle, real.subarray(0, Math.floor(real.length / 2)), 'application/vnd.android.package-archive'), status: 422, code: 'invalid_apk' });
-    const tables = await tablesOf(t.db.kysely);
+    const tables = await tablesOf(t.db.kysely, t.db.dialect);
     const before = await snapshot(t.db.kysely, tables);
     const appsBefore = (await t.app.inject({ url: `/api/hosted/devices/${idle}/apps`, headers: a.auth })).json();
     const wrong: string[] = [];

@@ -132,7 +132,7 @@ describe('refusals: 404 for an execution_id that is not your cloud run, 422 for 
       ['past 2^53', '9007199254740993', ka, 422, 'validation_failed'],
       ['over-long (past the router limit)', `cr_${'a'.repeat(120)}`, ka, 414, 'uri_too_long'],
     ];
-    const tables = await tablesOf(t.db.kysely);
+    const tables = await tablesOf(t.db.kysely, t.db.dialect);
     const before = await snapshot(t.db.kysely, tables);
     const wrong: string[] = [];
     for (const [name, ref, headers, status, code] of cases) {
