@@ -3,7 +3,6 @@
 // `svc worker` starts only the workers.
 import { authoringPorts } from './authoring-ports.js';
 import type { Deps } from './context.js';
-import { NotFoundError } from './core/errors.js';
 import type { Db } from './db/database.js';
 import type { BuiltModule } from './http/module.js';
 import { FixedWindowLimiter } from './http/rate-limit.js';
@@ -74,14 +73,7 @@ function scheduleTargets(db: Db, macros: MacroService, devices: DevicesServices)
 function scheduleRunsPort(runs: CloudRunService): ScheduleRuns {
   return {
     start: (ctx, { deviceId, macroId, args }) => runs.start(ctx, { deviceId, macro_id: macroId, ...(args === undefined ? {} : { args }) }),
-    state: async (ctx, runId) => {
-      try {
-        return (await runs.get(ctx, { id: runId })).state;
-      } catch (error) {
-        if (error instanceof NotFoundError) return null;
-        throw error;
-      }
-    },
+    states: (ctx, runIds) => runs.states(ctx, runIds),
   };
 }
 

@@ -64,8 +64,10 @@ export interface LoadedConfig {
   scheduleMisfireGraceMs: number;
   /** SCHEDULER_POLL_MS: how often a scheduler worker looks for schedules whose fire time has come. */
   schedulerPollMs: number;
-  /** SCHEDULER_CONCURRENCY: schedules one worker process fires at the same time. */
+  /** SCHEDULER_CONCURRENCY: fire passes (and run starts) one worker process makes at the same time. */
   schedulerConcurrency: number;
+  /** SCHEDULER_BATCH: schedules one fire pass records together (one statement for their occurrences, one for their next fire times). */
+  schedulerBatch: number;
   /** RUNS_ENABLED: whether cloud runs are accepted and run at all (off: 503 runs_unavailable). */
   runsEnabled: boolean;
   /** RUNS_PER_WORKER: cloud runs one process runs at the same time. */
@@ -242,6 +244,7 @@ export function loadConfig(env: Env = process.env, identity: ServiceIdentity = c
     scheduleMisfireGraceMs: integer(env, 'SCHEDULE_MISFIRE_GRACE_S', 300, 0, 86_400) * 1000,
     schedulerPollMs: integer(env, 'SCHEDULER_POLL_MS', 1000, 10, 60_000),
     schedulerConcurrency: integer(env, 'SCHEDULER_CONCURRENCY', 16, 1, 1000),
+    schedulerBatch: integer(env, 'SCHEDULER_BATCH', 100, 1, 500),
     runsEnabled: boolean(env, 'RUNS_ENABLED', true),
     runsPerWorker: integer(env, 'RUNS_PER_WORKER', 8, 1, 1000),
     runsDir: resolve(env.RUNS_DIR || join(tmpdir(), 'svc-runs')),

@@ -50,6 +50,14 @@ export interface JobKind<T extends QueueTable = QueueTable, Payload = unknown, L
   order: keyof Database[T] & string;
   /** What the worker reads for a claimed row; undefined when the lease no longer holds it or it is no longer due. */
   payload(db: Kysely<Database>, lease: Lease): Promise<Payload | undefined>;
+  /**
+   * Rows one job takes together: one claim, one read (`payloads`), one handler call
+   * (`runBatch`). For kinds whose work per row is a few statements, where the statements,
+   * not the work, are the cost (a fire time of thousands of schedules). Default 1.
+   */
+  batchSize?: number;
+  /** The payloads of a batch in one read, by row id; a row missing from the answer is released, as with `payload`. */
+  payloads?(db: Kysely<Database>, leases: Lease[]): Promise<Map<number, Payload>>;
   /** How long a claim lasts. Without renewal it must outlast the time-out. */
   leaseMs: number;
   /** How often a running job's lease is extended by `leaseMs`; null for jobs that end well inside one lease. */
@@ -59,7 +67,7 @@ export interface JobKind<T extends QueueTable = QueueTable, Payload = unknown, L
   /** Retries the handler schedules when it records a failure. */
   retry: RetryPolicy;
   onLapse: Lapse;
-  /** Jobs of this kind one worker process runs at the same time. */
+  /** Jobs (batches, for a kind with `batchSize`) of this kind one worker process runs at the same time. */
   concurrency: number;
   /** How often an idle worker looks for due rows when no wake-up arrives. */
   pollMs: number;
@@ -89,7 +97,9 @@ export function defineJobKind<const T extends QueueTable, Payload, const Lapse e
           ? 'renewal must come at least twice per lease, so one slow renewal does not lose it'
           : kind.retry.attempts < 1
             ? 'a kind makes at least one attempt'
-            : undefined;
+            : kind.batchSize !== undefined && (!Number.isInteger(kind.batchSize) || kind.batchSize < 1 || (kind.batchSize > 1 && !kind.payloads))
+              ? 'a batch is a whole number of rows, and a kind that batches reads its payloads in one go'
+              : undefined;
   if (problem) throw new Error(`job kind ${kind.name}: ${problem}`);
   return kind;
 }

@@ -98,6 +98,39 @@ export async function completeJob<T extends QueueTable>(db: Kysely<Database>, ki
   return writeHeld(db, kind, lease, now, set, { locked_until: null, locked_by: null });
 }
 
+/**
+ * `completeJob` for the jobs of a batch in one statement per claim token: each row gets its own
+ * values (a `CASE` on the id per column; a row without a column keeps it). Answers the ids
+ * written; a lease that was lost writes nothing, as with `completeJob`.
+ */
+export async function completeJobs(db: Kysely<Database>, kind: AnyJobKind, jobs: { lease: Lease; set: Record<string, string | number | null> }[], now: number): Promise<number[]> {
+  const written: number[] = [];
+  const byToken = new Map<string, typeof jobs>();
+  for (const job of jobs) byToken.set(job.lease.token, [...(byToken.get(job.lease.token) ?? []), job]);
+  for (const [token, held] of byToken) {
+    const columns = [...new Set(held.flatMap((job) => Object.keys(job.set)))];
+    const values: Record<string, unknown> = { locked_until: null, locked_by: null };
+    for (const column of columns) {
+      const cases = held.filter((job) => column in job.set).map((job) => sql`when ${job.lease.id} then ${job.set[column]}`);
+      values[column] = sql`case ${sql.ref('id')} ${sql.join(cases, sql` `)} else ${sql.ref(column)} end`;
+    }
+    const rows = await leaseView(db)
+      .updateTable(kind.table)
+      .set(values as never)
+      .where(
+        'id',
+        'in',
+        held.map((job) => job.lease.id),
+      )
+      .where('locked_by', '=', token)
+      .where('locked_until', '>', now)
+      .returning('id')
+      .execute();
+    written.push(...rows.map((row) => row.id));
+  }
+  return written;
+}
+
 /** Writes progress (for example "running") while keeping the lease; false when the lease was lost. */
 export async function updateWhileHeld<T extends QueueTable>(db: Kysely<Database>, kind: AnyJobKind & { table: T }, lease: Lease, now: number, set: JobWrite<T>): Promise<boolean> {
   return writeHeld(db, kind, lease, now, set, {});

@@ -22,10 +22,16 @@ export interface RunningJob<Payload> {
   signal: AbortSignal;
 }
 
-/** What a kind does with a job; a kind whose lapse ends the job must say how (`lapsed`). */
-export type JobHandlers<K extends AnyJobKind> = {
-  run(job: RunningJob<PayloadOf<K>>): Promise<void>;
-} & (K['onLapse'] extends 'lapsed' ? { lapsed(lease: Lease): Promise<void> } : { lapsed?: undefined });
+/**
+ * What a kind does with a job (`run`), or with a batch of them for a kind with `batchSize`
+ * (`runBatch`, which gets the jobs whose payloads were read, under one signal); a kind whose
+ * lapse ends the job must say how (`lapsed`).
+ */
+export type JobHandlers<K extends AnyJobKind> = (
+  | { run(job: RunningJob<PayloadOf<K>>): Promise<void>; runBatch?: undefined }
+  | { runBatch(jobs: RunningJob<PayloadOf<K>>[]): Promise<void>; run?: undefined }
+) &
+  (K['onLapse'] extends 'lapsed' ? { lapsed(lease: Lease): Promise<void> } : { lapsed?: undefined });
 
 export interface JobWorkerOptions<K extends AnyJobKind> {
   db: Db;
@@ -49,15 +55,20 @@ export class JobWorker<K extends AnyJobKind> {
   private lastRecovery = Number.NEGATIVE_INFINITY;
   private unsubscribe: (() => void) | undefined;
 
+  /** Rows per job: the kind's batch when its handler takes batches, else one. */
+  private readonly batchSize: number;
+
   constructor(private readonly options: JobWorkerOptions<K>) {
     this.name = options.name ?? `${hostname()}:${process.pid}`;
+    this.batchSize = options.handlers.runBatch ? (options.kind.batchSize ?? 1) : 1;
+    if (!options.handlers.runBatch && (options.kind.batchSize ?? 1) > 1) throw new Error(`job kind ${options.kind.name} batches its rows: its worker needs runBatch`);
   }
 
-  /** Recovers lapsed leases, claims what is due now and runs it; resolves when those jobs end. For tests and tools. */
+  /** Recovers lapsed leases, claims what is due now and runs it; resolves when those jobs end. Answers the rows claimed. For tests and tools. */
   async runOnce(): Promise<number> {
     await this.recover();
-    const leases = await this.claim(this.options.kind.concurrency);
-    await Promise.all(leases.map((lease) => this.execute(lease)));
+    const leases = await this.claim(this.options.kind.concurrency * this.batchSize);
+    await Promise.all(this.batches(leases).map((batch) => this.execute(batch)));
     return leases.length;
   }
 
@@ -96,14 +107,14 @@ export class JobWorker<K extends AnyJobKind> {
         this.lastRecovery = Date.now();
         await this.recover().catch((error: unknown) => log.warn({ err: error, job: kind.name }, 'recovering lapsed jobs failed; retrying later'));
       }
-      const free = kind.concurrency - this.inFlight.size;
+      const free = (kind.concurrency - this.inFlight.size) * this.batchSize;
       let claimed = 0;
       if (free > 0) {
         try {
           const leases = await this.claim(free);
           claimed = leases.length;
           this.moreMayBeDue = claimed === free;
-          for (const lease of leases) this.track(this.execute(lease));
+          for (const batch of this.batches(leases)) this.track(this.execute(batch));
         } catch (error) {
           log.warn({ err: error, job: kind.name }, 'claiming jobs failed; retrying at the next poll');
         }
@@ -123,6 +134,13 @@ export class JobWorker<K extends AnyJobKind> {
       if (this.moreMayBeDue && this.inFlight.size <= Math.floor(this.options.kind.concurrency / 2)) this.wake?.();
     });
     this.inFlight.add(tracked);
+  }
+
+  /** One claim's leases as the jobs to run: one each, or batches of the kind's size. */
+  private batches(leases: Lease[]): Lease[][] {
+    const batches: Lease[][] = [];
+    for (let i = 0; i < leases.length; i += this.batchSize) batches.push(leases.slice(i, i + this.batchSize));
+    return batches;
   }
 
   private sleep(ms: number): Promise<void> {
@@ -162,13 +180,21 @@ export class JobWorker<K extends AnyJobKind> {
     );
   }
 
-  /** One job under its lease. Never throws: a job that fails keeps its lease until it lapses, and the kind's lapse rule applies. */
-  private async execute(lease: Lease): Promise<void> {
+  /** One job (or one batch) under its leases. Never throws: a job that fails keeps its leases until they lapse, and the kind's lapse rule applies. */
+  private async execute(leases: Lease[]): Promise<void> {
     const { db, clock, kind, handlers, log } = this.options;
     const abort = new AbortController();
     const timeout = setTimeout(() => abort.abort(new Error(`${kind.name} timed out after ${kind.timeoutMs} ms`)), kind.timeoutMs);
-    const renewal = kind.renewEveryMs === null ? undefined : setInterval(() => void this.renew(lease, abort), kind.renewEveryMs);
+    const renewal = kind.renewEveryMs === null ? undefined : setInterval(() => void this.renew(leases, abort), kind.renewEveryMs);
     try {
+      if (handlers.runBatch) {
+        const payloads = await this.readPayloads(leases);
+        const jobs = leases.flatMap((lease) => (payloads.has(lease.id) ? [{ lease, payload: payloads.get(lease.id) as PayloadOf<K>, signal: abort.signal }] : []));
+        await Promise.all(leases.filter((lease) => !payloads.has(lease.id)).map((lease) => releaseLease(db.kysely, kind, lease, clock.now())));
+        if (jobs.length > 0) await handlers.runBatch(jobs);
+        return;
+      }
+      const [lease] = leases as [Lease];
       const payload = (await kind.payload(db.kysely, lease)) as PayloadOf<K> | undefined;
       if (payload === undefined) {
         await releaseLease(db.kysely, kind, lease, clock.now());
@@ -177,20 +203,29 @@ export class JobWorker<K extends AnyJobKind> {
       await handlers.run({ lease, payload, signal: abort.signal });
     } catch (error) {
       const next = kind.onLapse === 'retry' ? 'it is tried again when its lease lapses' : 'it is ended when its lease lapses';
-      log.error({ err: error, job: kind.name, id: lease.id }, `a job failed; ${next}`);
+      log.error({ err: error, job: kind.name, ids: leases.map((lease) => lease.id) }, `a job failed; ${next}`);
     } finally {
       clearTimeout(timeout);
       clearInterval(renewal);
     }
   }
 
-  private async renew(lease: Lease, abort: AbortController): Promise<void> {
+  private async readPayloads(leases: Lease[]): Promise<Map<number, unknown>> {
+    const { db, kind } = this.options;
+    if (kind.payloads) return kind.payloads(db.kysely, leases);
+    const read = await Promise.all(leases.map(async (lease) => [lease.id, await kind.payload(db.kysely, lease)] as const));
+    return new Map(read.filter(([, payload]) => payload !== undefined));
+  }
+
+  /** Extends every lease of the job; one found lost aborts it (a batch's writes are each conditional on their own lease, so the rest is only retried). */
+  private async renew(leases: Lease[], abort: AbortController): Promise<void> {
     const { db, clock, kind, log } = this.options;
     try {
-      if (!(await renewLease(db.kysely, kind, lease, clock.now()))) abort.abort(new Error(`${kind.name} lost its lease`));
+      const held = await Promise.all(leases.map((lease) => renewLease(db.kysely, kind, lease, clock.now())));
+      if (held.includes(false)) abort.abort(new Error(`${kind.name} lost its lease`));
     } catch (error) {
       // The next renewal tries again; the lease is long enough for one to fail.
-      log.warn({ err: error, job: kind.name, id: lease.id }, 'renewing a lease failed');
+      log.warn({ err: error, job: kind.name, ids: leases.map((lease) => lease.id) }, 'renewing a lease failed');
     }
   }
 }

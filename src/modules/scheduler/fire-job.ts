@@ -2,13 +2,16 @@
 //   table    schedules: the schedules are the queue
 //   due      enabled, its macro and target still there, and next_fire_at has come
 //   payload  the schedule row while the claim holds it
-//   lease    60 s, renewed every 20 s while a pass starts its runs (a group may hold many
-//            devices); the claim commits before any run is started
+//   batch    up to SCHEDULER_BATCH (100) schedules per pass: one read, one statement for their occurrences and
+//            one for their next fire times (fire-pass.ts), because at a busy minute the
+//            statements per schedule, not the work, were what limited recording
+//   lease    60 s, renewed every 20 s while a pass records (a group may hold many devices);
+//            the claim commits before anything is written
 //   timeout  5 minutes per pass
 //   retry    on lapse the pass is simply due again: every occurrence it would write is an
 //            insert-or-nothing on (schedule, fire time, device), so a second pass starts
 //            nothing the first one started, whichever worker makes it
-//   workers  SCHEDULER_CONCURRENCY schedules per process, looking every SCHEDULER_POLL_MS
+//   workers  SCHEDULER_CONCURRENCY passes per process, looking every SCHEDULER_POLL_MS
 //            (fire times come with the clock, not with a write, so polling is the trigger)
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
@@ -20,7 +23,7 @@ const LEASE_MS = 60_000;
 const RENEW_MS = 20_000;
 const TIMEOUT_MS = 5 * 60_000;
 
-export type ScheduleJobSettings = Pick<Config, 'schedulerConcurrency' | 'schedulerPollMs'>;
+export type ScheduleJobSettings = Pick<Config, 'schedulerConcurrency' | 'schedulerPollMs' | 'schedulerBatch'>;
 
 export function scheduleFireJob(config: ScheduleJobSettings) {
   return defineJobKind({
@@ -35,6 +38,8 @@ export function scheduleFireJob(config: ScheduleJobSettings) {
       ]),
     order: 'next_fire_at',
     payload: readHeldSchedule,
+    batchSize: config.schedulerBatch,
+    payloads: readHeldSchedules,
     leaseMs: LEASE_MS,
     renewEveryMs: RENEW_MS,
     timeoutMs: TIMEOUT_MS,
@@ -48,14 +53,24 @@ export function scheduleFireJob(config: ScheduleJobSettings) {
 export type ScheduleFireJob = ReturnType<typeof scheduleFireJob>;
 
 /** The schedule while `lease` holds it, still enabled and pointing at a macro. */
-function readHeldSchedule(db: Kysely<Database>, lease: Lease) {
-  return db
+async function readHeldSchedule(db: Kysely<Database>, lease: Lease) {
+  return (await readHeldSchedules(db, [lease])).get(lease.id);
+}
+
+/** `readHeldSchedule` for a batch, in one read. */
+async function readHeldSchedules(db: Kysely<Database>, leases: Lease[]) {
+  const rows = await db
     .selectFrom('schedules')
     .selectAll()
-    .where('id', '=', lease.id)
-    .where('locked_by', '=', lease.token)
+    .where(
+      'id',
+      'in',
+      leases.map((lease) => lease.id),
+    )
     .where('enabled', '=', 1)
     .where('macro_id', 'is not', null)
     .where('next_fire_at', 'is not', null)
-    .executeTakeFirst();
+    .execute();
+  const tokens = new Map(leases.map((lease) => [lease.id, lease.token]));
+  return new Map(rows.filter((row) => row.locked_by === tokens.get(row.id)).map((row) => [row.id, row]));
 }

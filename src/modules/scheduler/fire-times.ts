@@ -5,6 +5,9 @@
 // skips shows at no instant, so it never fires; one it repeats shows at two, and fires once,
 // at the first. (Croner's own time-zone mode moves a skipped fixed time past the gap and fires
 // a wildcard expression on both passes of a repeated hour; the contract wants neither.)
+// Croner runs on a fixed zero offset (`utcOffset: 0`), not the named zone `Etc/UTC`: with a
+// name it formats every candidate through Intl, five times the cost of a step, and a fire time
+// of 10,000 schedules asks it tens of thousands of questions (bench/scheduler.js).
 import { Cron } from 'croner';
 import { type FieldError, ValidationError } from '../../core/errors.js';
 
@@ -22,15 +25,38 @@ export interface FireRule {
   timezone: string;
 }
 
-const wallClocks = new Map<string, Intl.DateTimeFormat>();
+interface WallClock {
+  format: Intl.DateTimeFormat;
+  /** A zone whose clock is UTC's all year: its local minute is the instant's, with no formatting. */
+  utc: boolean;
+}
 
-function wallClock(timezone: string): Intl.DateTimeFormat {
-  let format = wallClocks.get(timezone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone: timezone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' });
-    wallClocks.set(timezone, format);
+const wallClocks = new Map<string, WallClock>();
+
+function wallClock(timezone: string): WallClock {
+  let clock = wallClocks.get(timezone);
+  if (!clock) {
+    const format = new Intl.DateTimeFormat('en-US', { timeZone: timezone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' });
+    // Intl's own name for the zone, so aliases (Etc/UTC, Etc/GMT, Zulu, …) are caught too.
+    clock = { format, utc: UTC_ZONES.has(format.resolvedOptions().timeZone) };
+    wallClocks.set(timezone, clock);
   }
-  return format;
+  return clock;
+}
+
+/** Parsed expressions, by their text: a Cron answers `nextRun(date)` from the date alone, so schedules sharing an expression share one. */
+const parsedCrons = new Map<string, Cron>();
+const MAX_PARSED_CRONS = 1_000;
+
+function parseCron(expression: string): Cron {
+  let cron = parsedCrons.get(expression);
+  if (!cron) {
+    cron = new Cron(expression, { utcOffset: 0, mode: '5-part' });
+    // A bound, not an LRU: past it the cache starts afresh (thousands of distinct expressions are rare).
+    if (parsedCrons.size >= MAX_PARSED_CRONS) parsedCrons.clear();
+    parsedCrons.set(expression, cron);
+  }
+  return cron;
 }
 
 /** Whether `timezone` is an IANA zone this runtime knows. */
@@ -51,7 +77,7 @@ export function ruleProblems(rule: FireRule, prefix = 'body'): FieldError[] {
     return [{ path: `${prefix}.cron`, message: `must have exactly five fields (minute hour day-of-month month day-of-week); it has ${fields.length === 6 ? 'six (a seconds field is not accepted)' : fields.length}` }];
   }
   try {
-    new Cron(rule.cron, { timezone: 'Etc/UTC', mode: '5-part' });
+    parseCron(rule.cron.trim());
   } catch (error) {
     return [{ path: `${prefix}.cron`, message: `is not a valid cron expression: ${(error as Error).message.replace(/^CronPattern: /, '')}` }];
   }
@@ -62,17 +88,13 @@ export function ruleProblems(rule: FireRule, prefix = 'body'): FieldError[] {
 export class FireTimes {
   private readonly cron: Cron;
   private readonly wall: Intl.DateTimeFormat;
-
-  /** A zone whose clock is UTC's all year: its local minute is the instant's, with no formatting. */
   private readonly utc: boolean;
 
   constructor(rule: FireRule) {
     const problems = ruleProblems(rule);
     if (problems.length > 0) throw new ValidationError(problems);
-    this.cron = new Cron(rule.cron.trim(), { timezone: 'Etc/UTC', mode: '5-part' });
-    this.wall = wallClock(rule.timezone);
-    // Intl's own name for the zone, so aliases (Etc/UTC, Etc/GMT, Zulu, …) are caught too.
-    this.utc = UTC_ZONES.has(this.wall.resolvedOptions().timeZone);
+    this.cron = parseCron(rule.cron.trim());
+    ({ format: this.wall, utc: this.utc } = wallClock(rule.timezone));
   }
 
   /** The first fire time strictly after `afterMs`, or null when the expression never fires again. */

@@ -5,7 +5,7 @@ import type { BackgroundWorker } from '../../core/worker.js';
 import { type JobLog, JobWorker } from '../../db/jobs/worker.js';
 import type { BuiltModule, ModuleDeps } from '../../http/module.js';
 import { scheduleFireJob } from './fire-job.js';
-import { firePass } from './fire-pass.js';
+import { firePasses } from './fire-pass.js';
 import type { ScheduleRuns, ScheduleTargets } from './ports.js';
 import { scheduleRoutes } from './routes.js';
 import { ScheduleService } from './service.js';
@@ -48,7 +48,7 @@ export function createSchedulerWorker(deps: SchedulerModuleDeps & { name?: strin
     handlers: { run: (job) => startOccurrence(startDeps, job), lapsed: (lease) => endLostStart(startDeps, lease) },
   });
   const passDeps = { db, clock, log, kind, config: deps.config, targets: deps.targets, runs: deps.runs, onRecorded: () => starts.nudge() };
-  const fire = new JobWorker({ db, clock, log, kind, name, handlers: { run: (job) => firePass(passDeps, job) } });
+  const fire = new JobWorker({ db, clock, log, kind, name, handlers: { runBatch: (jobs) => firePasses(passDeps, jobs) } });
   return {
     start() {
       fire.start();

@@ -22,6 +22,6 @@ export interface StartedRun {
 export interface ScheduleRuns {
   /** As `POST /api/devices/{id}/run` (decisions.md §10): its refusals are AppErrors with their codes (409 `device_busy`, …). */
   start(ctx: ServiceContext, input: { deviceId: number; macroId: number; args?: Record<string, unknown> }): Promise<StartedRun>;
-  /** The run's state (`launching` … `failed`), or null when it is not found. */
-  state(ctx: ServiceContext, runId: number): Promise<string | null>;
+  /** The states (`launching` … `failed`) of those of the owner's runs that exist, by run id. */
+  states(ctx: ServiceContext, runIds: number[]): Promise<Map<number, string>>;
 }

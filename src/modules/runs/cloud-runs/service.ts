@@ -8,7 +8,7 @@ import type { RunCapacity } from './capacity.js';
 import type { CloudRunRecord } from './present.js';
 import type { CloudRunParamsInput, StartRunInput } from './schemas.js';
 import { startRun } from './start-run.js';
-import { getRun, stopActiveRunOnDevice, stopRun } from './stop-run.js';
+import { getRun, runStates, stopActiveRunOnDevice, stopRun } from './stop-run.js';
 
 export interface CloudRunDeps {
   config: Pick<Config, 'runsEnabled'>;
@@ -22,6 +22,8 @@ export interface CloudRunService {
   start(ctx: ServiceContext, input: StartRunInput & { deviceId: number; underLease?: string }): Promise<CloudRunRecord>;
   /** `id` is the run's numeric id or its `execution_id`. */
   get(ctx: ServiceContext, input: CloudRunParamsInput): Promise<CloudRunRecord>;
+  /** The states of those of the caller's runs among `ids` that exist, by id (the scheduler's failure streak). */
+  states(ctx: ServiceContext, ids: number[]): Promise<Map<number, string>>;
   stop(ctx: ServiceContext, input: CloudRunParamsInput): Promise<{ status: 200 | 202; run: CloudRunRecord }>;
   /** For the device lifecycle's stop and delete: stops the device's active run and waits (bounded) until it has ended. */
   stopActiveRunOnDevice(deviceId: number, reason: string): Promise<void>;
@@ -31,6 +33,7 @@ export function cloudRunService(deps: CloudRunDeps): CloudRunService {
   return {
     start: (ctx, input) => startRun(deps, ctx, input),
     get: (ctx, { id }) => getRun(deps, ctx, id),
+    states: (ctx, ids) => runStates(deps, ctx, ids),
     stop: (ctx, { id }) => stopRun(deps, ctx, id),
     stopActiveRunOnDevice: (deviceId, reason) => stopActiveRunOnDevice(deps, deviceId, reason),
   };

@@ -36,6 +36,12 @@ export async function getRun(deps: StopDeps, ctx: ServiceContext, ref: CloudRunR
   return presentCloudRun(row);
 }
 
+export async function runStates(deps: StopDeps, ctx: ServiceContext, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await deps.db.kysely.selectFrom('cloud_runs').select(['id', 'state']).where('id', 'in', ids).where('user_id', '=', ctx.userId).execute();
+  return new Map(rows.map((row) => [row.id, row.state]));
+}
+
 /** `stopping` (202) when the run was active; the record as it is (200) when it has already ended. */
 export async function stopRun(deps: StopDeps, ctx: ServiceContext, ref: CloudRunRefInput): Promise<{ status: 200 | 202; run: CloudRunRecord }> {
   const { db, clock } = deps;
