@@ -81,16 +81,13 @@ export async function firePasses(deps: FirePassDeps, jobs: RunningJob<ScheduleRo
     }
   });
   const failing = await failingStreaks(deps, windows.filter((w) => w.runs).map((w) => w.job.payload));
-  const planned: Planned[] = [];
-  for (const window of windows) {
-    const schedule = window.job.payload;
-    if (failing.has(schedule.id)) {
-      planned.push({ job: window.job, failing: true, occurrences: [], set: { enabled: 0, disabled_reason: 'failing', updated_at: now } });
-      continue;
-    }
-    const devices = await targetDevices(deps, window);
-    planned.push({ job: window.job, failing: false, occurrences: occurrencesOf(window, devices), set: nextFire(window, now) });
-  }
+  const planned: Planned[] = await Promise.all(
+    windows.map(async (window): Promise<Planned> => {
+      if (failing.has(window.job.payload.id)) return { job: window.job, failing: true, occurrences: [], set: { enabled: 0, disabled_reason: 'failing', updated_at: now } };
+      const devices = await targetDevices(deps, window);
+      return { job: window.job, failing: false, occurrences: occurrencesOf(window, devices), set: nextFire(window, now) };
+    }),
+  );
   // The leases are lost (a pass that outlived them): the next holder goes on from here.
   if (planned.length === 0 || jobs[0]?.signal.aborted) return;
   let recorded: boolean;
