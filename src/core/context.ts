@@ -24,3 +24,12 @@ export interface ServiceContext extends CallOrigin {
   /** The key's scopes; empty means full access (always empty for sessions). */
   scopes: readonly Scope[];
 }
+
+/**
+ * The context of work a worker does for an account's owner (a map exploration, an authoring
+ * session, a schedule's run): the owner, with no key or session, so full access, as if they
+ * had asked. `requestId` names the job in the logs.
+ */
+export function workerContext(userId: number, requestId: string): ServiceContext {
+  return { userId, keyId: null, sessionId: null, scopes: [], requestId, clientAddress: null };
+}

@@ -81,7 +81,9 @@ async function migratorFor(db: Db): Promise<Migrator> {
  * introspection (the migrator asks only whether its own schema and tables exist) reads this
  * connection's schema alone. Kysely's own lists every table and column of every schema, and
  * another process creating or dropping a schema meanwhile fails that listing in ways no retry
- * list covers (42P01, 3F000, 42703 seen in CI with parallel test files).
+ * list covers (42P01, 3F000, 42703 seen in CI with parallel test files). Reading only our own
+ * schema, nothing another process does to its schema can fail it, so `migrateToLatest` has
+ * no retry (test/db/migrate-beside-other-schemas.test.ts).
  */
 function withOwnSchemaIntrospection(kysely: Db['kysely']): Db['kysely'] {
   const introspection = {
@@ -109,25 +111,6 @@ function withOwnSchemaIntrospection(kysely: Db['kysely']): Db['kysely'] {
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  // Kysely looks for its migration table by listing every table of the database; on PostgreSQL
-  // a schema created or dropped by another process at that moment can fail the listing with
-  // 42P01 (undefined_table) or 3F000 (invalid_schema_name, naming the other process's schema).
-  // Nothing has been migrated then, so trying again is safe.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await migrateOnce(db);
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (attempt >= 5 || !CONCURRENT_SCHEMA_CHANGE.has(code as string)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
-    }
-  }
-}
-
-/** PostgreSQL codes a catalogue listing answers when another session drops a schema meanwhile. */
-const CONCURRENT_SCHEMA_CHANGE = new Set(['42P01', '3F000']);
-
-async function migrateOnce(db: Db): Promise<string[]> {
   const { error, results } = await (await migratorFor(db)).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

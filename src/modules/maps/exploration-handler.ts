@@ -7,7 +7,7 @@ import type { Db } from '../../db/database.js';
 import type { Lease } from '../../db/jobs/kind.js';
 import type { JobHandlers, JobLog } from '../../db/jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
-import type { ServiceContext } from '../../core/context.js';
+import { type ServiceContext, workerContext } from '../../core/context.js';
 import { messageOf } from '../../lib/error-message.js';
 import { type DeviceDriver, type DeviceHost, releaseJobHold, renewJobHold } from '../devices/index.js';
 import { doNotTouchMatcher } from './explorer/do-not-touch.js';
@@ -44,6 +44,8 @@ export const WORKER_LOST = 'the worker exploring the app was lost (it stopped or
 const HOLD_MS = 2 * 60_000;
 /** Thumbnails: a JPEG this high at most (a phone screen is about 2.2 times as high as wide). */
 const THUMBNAIL_EDGE = 480;
+/** The request id of the library writes an exploration makes for its owner. */
+const EXPLORATION_REQUEST = 'map.exploration';
 /** Progress is written at most this often. */
 const PROGRESS_MS = 250;
 
@@ -53,11 +55,6 @@ const ENDINGS: Record<Exclude<ExploreEnd, 'stopped'>, (row: ExplorationRow) => s
   max_minutes: (row) => `stopped at max_minutes (${row.max_minutes}); the app may have more screens`,
   max_actions: () => 'stopped at the action limit',
 };
-
-/** A worker acts for the exploration's owner. */
-function workerContext(userId: number): ServiceContext {
-  return { userId, keyId: null, sessionId: null, scopes: [], requestId: 'map.exploration', clientAddress: null };
-}
 
 export function explorationHandlers(deps: ExplorationHandlerDeps): JobHandlers<ExplorationJob> {
   const { db, clock, kind } = deps;
@@ -102,7 +99,7 @@ export function explorationHandlers(deps: ExplorationHandlerDeps): JobHandlers<E
   async function removeThumbnails(userId: number, ids: string[]): Promise<void> {
     const store = deps.thumbnails;
     if (!store) return;
-    for (const id of ids) await store.remove(workerContext(userId), id).catch(() => undefined);
+    for (const id of ids) await store.remove(workerContext(userId, EXPLORATION_REQUEST), id).catch(() => undefined);
   }
 
   /** The new screen's picture into the library; a failure costs only the thumbnail. */
@@ -111,7 +108,7 @@ export function explorationHandlers(deps: ExplorationHandlerDeps): JobHandlers<E
     if (!store) return;
     try {
       const shot = await driver.screenshot({ format: 'jpeg', maxEdge: THUMBNAIL_EDGE, quality: 70 });
-      const image = await store.store(workerContext(row.user_id), { name: `Menu map of ${row.package}: ${screenId}`, bytes: shot.data, source: 'crop' });
+      const image = await store.store(workerContext(row.user_id, EXPLORATION_REQUEST), { name: `Menu map of ${row.package}: ${screenId}`, bytes: shot.data, source: 'crop' });
       into.set(screenId, image.id);
     } catch (error) {
       deps.log.warn({ job: kind.name, id: row.id, reason: messageOf(error) }, "a screen's thumbnail could not be stored; the map goes without it");

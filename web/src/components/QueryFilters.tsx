@@ -3,17 +3,37 @@
 // back to the first page.
 import { Select, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { setQuery, useLocation } from '../app/router';
 
-export function QueryTextFilter({ param, label, width = 220 }: { param: string; label: string; width?: number }) {
+export interface QueryTextFilterProps {
+  param: string;
+  /** Named to assistive technology and shown inside the empty field; above it too when `visibleLabel`. */
+  label: string;
+  width?: number;
+  visibleLabel?: boolean;
+}
+
+export function QueryTextFilter({ param, label, width = 220, visibleLabel }: QueryTextFilterProps) {
   const value = useLocation().query.get(param) ?? '';
   const [text, setText] = useState(value);
   const [debounced] = useDebouncedValue(text, 300);
+  // What the query string last held as far as this field knows: it tells a change made
+  // elsewhere (Clear filters) from the field's own, so the field shows the new value rather
+  // than writing its old text back.
+  const known = useRef(value);
   useEffect(() => {
-    if (debounced !== value) setQuery({ [param]: debounced.trim() || undefined, page: undefined });
-  }, [debounced, value, param]);
-  return <TextInput aria-label={label} placeholder={label} value={text} onChange={(e) => setText(e.currentTarget.value)} w={width} />;
+    if (value === known.current) return;
+    known.current = value;
+    setText(value);
+  }, [value]);
+  useEffect(() => {
+    const next = debounced.trim();
+    if (next === known.current) return;
+    known.current = next;
+    setQuery({ [param]: next || undefined, page: undefined });
+  }, [debounced, param]);
+  return <TextInput {...(visibleLabel ? { label } : { 'aria-label': label })} placeholder={label} value={text} onChange={(e) => setText(e.currentTarget.value)} w={width} />;
 }
 
 export interface QuerySelectProps {

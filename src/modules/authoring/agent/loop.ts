@@ -7,6 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { AuthoringSettings } from '../settings.js';
+import { workerContext } from '../../../core/context.js';
 import { AppError } from '../../../core/errors.js';
 import type { Db } from '../../../db/database.js';
 import type { JobLog, RunningJob } from '../../../db/jobs/worker.js';
@@ -39,7 +40,8 @@ export interface AgentDeps {
   log: JobLog;
 }
 
-export const agentCaller = (userId: number, sessionId: number): AgentCaller => ({ userId, keyId: null, sessionId: null, scopes: [], requestId: `authoring-${sessionId}`, clientAddress: null });
+/** The session's owner, as the agent acts for them (no key: the session's lease is held keyless). */
+export const agentCaller = (userId: number, sessionId: number): AgentCaller => workerContext(userId, `authoring-${sessionId}`);
 
 export async function runSession(deps: AgentDeps, job: RunningJob<{ id: number; user_id: number }>): Promise<void> {
   const { db, clock, settings, ports } = deps;

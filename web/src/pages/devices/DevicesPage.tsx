@@ -5,10 +5,10 @@ import { Alert, Anchor, Button, Group, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { Device } from '../../api/types';
 import { setQuery, useLocation } from '../../app/router';
+import { FilterBar } from '../../components/FilterBar';
 import { DeviceIcon, PlusIcon } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { pageFrom } from '../../components/Pager';
-import { QuerySelect, QueryTextFilter } from '../../components/QueryFilters';
 import { type Column, ResourceTable } from '../../components/ResourceTable';
 import { StatusBadge } from '../../components/StatusBadge';
 import { Time } from '../../components/Time';
@@ -92,6 +92,7 @@ function DeviceList({ lookups, version, onAdd, onNotice }: { lookups: Lookups; v
     [page, name, groupId, macroId, sort, version],
   );
   const rows = devices.data?.rows ?? [];
+  const filtered = Boolean(name || groupId || macroId);
   return (
     <>
       <ResourceTable
@@ -101,14 +102,18 @@ function DeviceList({ lookups, version, onAdd, onNotice }: { lookups: Lookups; v
         rowKey={(d) => d.id}
         minWidth={900}
         toolbar={
-          <Group gap="sm">
-            <QueryTextFilter param="name" label="Filter by name" />
-            <QuerySelect param="group_id" label="Group" placeholder="Any group" width={190} data={lookups.groups.map((g) => ({ value: String(g.id), label: g.name }))} />
-            <QuerySelect param="macro_id" label="Macro" placeholder="Any macro" width={190} searchable data={lookups.macros.map((m) => ({ value: String(m.id), label: m.name }))} />
-            <QuerySelect param="sort" label="Sort" width={170} fallback="name" data={SORTS.map((s) => ({ ...s }))} />
-          </Group>
+          <FilterBar
+            label="Filter devices"
+            filtered={filtered}
+            fields={[
+              { kind: 'text', param: 'name', label: 'Filter by name' },
+              { kind: 'select', param: 'group_id', label: 'Group', placeholder: 'Any group', width: 190, data: lookups.groups.map((g) => ({ value: String(g.id), label: g.name })) },
+              { kind: 'select', param: 'macro_id', label: 'Macro', placeholder: 'Any macro', width: 190, searchable: true, data: lookups.macros.map((m) => ({ value: String(m.id), label: m.name })) },
+              { kind: 'select', param: 'sort', label: 'Sort', width: 170, fallback: 'name', data: SORTS.map((s) => ({ ...s })) },
+            ]}
+          />
         }
-        filtered={Boolean(name || groupId || macroId)}
+        filtered={filtered}
         empty={{
           icon: <DeviceIcon size={22} />,
           title: 'No devices yet',

@@ -1,12 +1,12 @@
 // Device groups: local (byod) and cloud; listed, created, renamed and deleted.
-import { Alert, Badge, Button, Group, Text } from '@mantine/core';
+import { Alert, Badge, Button, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { DeviceGroup } from '../../api/types';
 import { Link, useLocation } from '../../app/router';
+import { FilterBar } from '../../components/FilterBar';
 import { GroupIcon, PlusIcon } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { pageFrom } from '../../components/Pager';
-import { QuerySelect, QueryTextFilter } from '../../components/QueryFilters';
 import { type Column, ResourceTable } from '../../components/ResourceTable';
 import { Time } from '../../components/Time';
 import { plural } from '../../lib/format';
@@ -71,6 +71,7 @@ function GroupList({ version, onEdit, onNotice }: { version: number; onEdit: (gr
     () => listGroups({ page, page_size: PAGE_SIZE, sort, ...(name ? { name } : {}), ...(description ? { description } : {}) }),
     [page, name, description, sort, version],
   );
+  const filtered = Boolean(name || description);
   return (
     <ResourceTable
       noun="group"
@@ -79,13 +80,17 @@ function GroupList({ version, onEdit, onNotice }: { version: number; onEdit: (gr
       rowKey={(g) => g.id}
       minWidth={780}
       toolbar={
-        <Group gap="sm">
-          <QueryTextFilter param="name" label="Filter by name" />
-          <QueryTextFilter param="description" label="Filter by description" />
-          <QuerySelect param="sort" label="Sort" width={190} fallback="name" data={SORTS.map((s) => ({ ...s }))} />
-        </Group>
+        <FilterBar
+          label="Filter groups"
+          filtered={filtered}
+          fields={[
+            { kind: 'text', param: 'name', label: 'Filter by name' },
+            { kind: 'text', param: 'description', label: 'Filter by description' },
+            { kind: 'select', param: 'sort', label: 'Sort', width: 190, fallback: 'name', data: SORTS.map((s) => ({ ...s })) },
+          ]}
+        />
       }
-      filtered={Boolean(name || description)}
+      filtered={filtered}
       noMatch={{ body: <>{name ? `No group name contains “${name}”` : 'No group matches'}{description ? ` with a description containing “${description}”` : ''}.</> }}
       empty={{
         icon: <GroupIcon size={22} />,

@@ -1,13 +1,13 @@
 // The image library: every picture macros can look for on a screen (by id, in code and block
 // steps), with a thumbnail that opens a preview, a name and source filter, paging, an upload,
 // and a delete that says what it breaks. Crops arrive from a cloud device's live view.
-import { Badge, Button, Group, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Button, Text, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
 import { useLocation } from '../../app/router';
+import { FilterBar } from '../../components/FilterBar';
 import { ImageIcon, PlusIcon } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { pageFrom } from '../../components/Pager';
-import { QuerySelect, QueryTextFilter } from '../../components/QueryFilters';
 import { type Column, ResourceTable } from '../../components/ResourceTable';
 import { Time } from '../../components/Time';
 import { formatBytes } from '../../lib/format';
@@ -33,6 +33,7 @@ export function ImagesPage() {
   const name = query.get('name') ?? '';
   const source = query.get('source') === 'upload' || query.get('source') === 'crop' ? (query.get('source') as 'upload' | 'crop') : undefined;
   const images = useAsync(() => listImages({ page, page_size: PAGE_SIZE, ...(name ? { name } : {}), ...(source ? { source } : {}) }), [page, name, source]);
+  const filtered = name !== '' || source !== undefined;
   const [uploading, setUploading] = useState(false);
   const [previewing, setPreviewing] = useState<LibraryImage | null>(null);
 
@@ -67,12 +68,16 @@ export function ImagesPage() {
         rowKey={(image) => image.id}
         minWidth={900}
         toolbar={
-          <Group gap="sm">
-            <QueryTextFilter param="name" label="Filter by name" width={260} />
-            <QuerySelect param="source" label="Source" placeholder="Any source" width={220} data={SOURCES} />
-          </Group>
+          <FilterBar
+            label="Filter images"
+            filtered={filtered}
+            fields={[
+              { kind: 'text', param: 'name', label: 'Filter by name', width: 260 },
+              { kind: 'select', param: 'source', label: 'Source', placeholder: 'Any source', width: 220, data: SOURCES },
+            ]}
+          />
         }
-        filtered={name !== '' || source !== undefined}
+        filtered={filtered}
         empty={{
           icon: <ImageIcon size={22} />,
           title: 'No images yet',

@@ -3,10 +3,10 @@ import { Anchor, Badge, Button, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { Macro } from '../../api/types';
 import { Link, useLocation } from '../../app/router';
+import { FilterBar } from '../../components/FilterBar';
 import { CodeIcon, PlusIcon } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { pageFrom } from '../../components/Pager';
-import { QueryTextFilter } from '../../components/QueryFilters';
 import { type Column, ResourceTable } from '../../components/ResourceTable';
 import { Time } from '../../components/Time';
 import { useAsync } from '../../lib/use-async';
@@ -50,7 +50,7 @@ export function MacrosPage() {
         columns={COLUMNS}
         rowKey={(m) => m.id}
         minWidth={760}
-        toolbar={<QueryTextFilter param="name" label="Filter by name" width={320} />}
+        toolbar={<FilterBar label="Filter macros" filtered={name !== ''} fields={[{ kind: 'text', param: 'name', label: 'Filter by name', width: 320 }]} />}
         filtered={name !== ''}
         noMatch={{ body: <>No macro name contains “{name}”.</> }}
         empty={{

@@ -2,10 +2,10 @@
 // by installs, publication or rating, a page at a time; the filters live in the query string.
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from '../../app/router';
+import { FilterBar } from '../../components/FilterBar';
 import { SparkIcon } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { pageFrom } from '../../components/Pager';
-import { QuerySelect, QueryTextFilter } from '../../components/QueryFilters';
 import { type Column, ResourceTable } from '../../components/ResourceTable';
 import { Time } from '../../components/Time';
 import { useAsync } from '../../lib/use-async';
@@ -62,10 +62,14 @@ export function MarketplacePage() {
         rowKey={(l) => l.id}
         minWidth={860}
         toolbar={
-          <>
-            <QueryTextFilter param="q" label="Search listings" width={360} />
-            <QuerySelect param="sort" label="Order" fallback={fallback} data={q ? [{ value: 'relevance', label: 'Best match' }, ...SORTS] : SORTS} />
-          </>
+          <FilterBar
+            label="Search the marketplace"
+            filtered={q !== ''}
+            fields={[
+              { kind: 'text', param: 'q', label: 'Search listings', width: 360 },
+              { kind: 'select', param: 'sort', label: 'Order', fallback, data: q ? [{ value: 'relevance', label: 'Best match' }, ...SORTS] : SORTS },
+            ]}
+          />
         }
         filtered={q !== ''}
         noMatch={{ title: 'No listing matches', body: <>No listing has every word of “{q}” in its title, summary or tags.</> }}

@@ -5,9 +5,9 @@ import { type FormEvent, useState } from 'react';
 import type { Proxy } from '../../api/types';
 import { useLocation } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { FilterBar } from '../../components/FilterBar';
 import { PlusIcon, ProxyIcon } from '../../components/icons';
 import { pageFrom } from '../../components/Pager';
-import { QuerySelect } from '../../components/QueryFilters';
 import { type Column, ResourceTable } from '../../components/ResourceTable';
 import { StatusBadge } from '../../components/StatusBadge';
 import { Time } from '../../components/Time';
@@ -73,10 +73,14 @@ export function ProxyListTab() {
         minWidth={880}
         toolbar={
           <>
-            <Group gap="sm">
-              <QuerySelect param="status" label="Status" placeholder="Any status" width={160} data={STATUSES.map((s) => ({ value: s, label: s }))} />
-              <QuerySelect param="mode" label="Kind" placeholder="Any kind" width={180} data={[{ value: 'byop', label: 'Your own proxies' }, { value: 'managed', label: 'Managed' }]} />
-            </Group>
+            <FilterBar
+              label="Filter proxies"
+              filtered={filtered}
+              fields={[
+                { kind: 'select', param: 'status', label: 'Status', placeholder: 'Any status', width: 160, data: STATUSES.map((s) => ({ value: s, label: s })) },
+                { kind: 'select', param: 'mode', label: 'Kind', placeholder: 'Any kind', width: 180, data: [{ value: 'byop', label: 'Your own proxies' }, { value: 'managed', label: 'Managed' }] },
+              ]}
+            />
             <Group gap="sm">
               <Button variant="default" onClick={() => setDialog('import')}>Import</Button>
               <Button leftSection={<PlusIcon size={16} />} onClick={() => setDialog('add')}>Add proxy</Button>

@@ -1,8 +1,9 @@
 // Run history with every filter of GET /api/executions, and reporting a local run.
-import { Anchor, Button, Group, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { Run } from '../../api/types';
 import { Link, navigate, setQuery, useLocation } from '../../app/router';
+import { FilterBar } from '../../components/FilterBar';
 import { HistoryIcon, PlusIcon } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { pageFrom } from '../../components/Pager';
@@ -77,9 +78,16 @@ function RunList({ choices }: { choices: RunChoices }) {
       minWidth={940}
       errorTitle="Could not load the run history"
       toolbar={
-        <Group gap="sm" align="flex-end" wrap="wrap">
-          <QuerySelect param="status" label="Status" visibleLabel placeholder="Any status" width={130} data={STATUSES.map((s) => ({ value: s, label: s }))} />
-          <QuerySelect param="macro_id" label="Macro" visibleLabel placeholder="Any macro" width={160} searchable data={choices.macros} />
+        <FilterBar
+          label="Filter runs"
+          visibleLabels
+          filtered={filtered}
+          fields={[
+            { kind: 'select', param: 'status', label: 'Status', placeholder: 'Any status', width: 130, data: STATUSES.map((s) => ({ value: s, label: s })) },
+            { kind: 'select', param: 'macro_id', label: 'Macro', placeholder: 'Any macro', width: 160, searchable: true, data: choices.macros },
+          ]}
+          extraParams={['device_id', 'since', 'until']}
+        >
           {choices.devices.length > 0 || deviceId === null ? (
             <QuerySelect param="device_id" label="Device" visibleLabel placeholder="Any device" width={160} searchable data={choices.devices} />
           ) : (
@@ -87,8 +95,7 @@ function RunList({ choices }: { choices: RunChoices }) {
           )}
           <TextInput type="datetime-local" label="Started from" w={200} value={since ? toLocalInput(since, false) : ''} onChange={(e) => setQuery({ since: fromLocalInput(e.currentTarget.value), page: undefined })} />
           <TextInput type="datetime-local" label="Started until" w={200} value={until ? toLocalInput(until, false) : ''} onChange={(e) => setQuery({ until: endOfMinute(e.currentTarget.value), page: undefined })} />
-          {filtered && <Button variant="subtle" onClick={() => setQuery({ status: undefined, device_id: undefined, macro_id: undefined, since: undefined, until: undefined, page: undefined })}>Clear filters</Button>}
-        </Group>
+        </FilterBar>
       }
       filtered={filtered}
       empty={{ icon: <HistoryIcon size={22} />, title: 'No runs yet', body: 'Runs appear here as your macros run: cloud runs by themselves, local runs when the application reports them.' }}

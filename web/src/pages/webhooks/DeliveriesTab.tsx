@@ -4,9 +4,9 @@ import { Anchor, Button, Group, Text } from '@mantine/core';
 import { useEffect } from 'react';
 import type { WebhookDelivery } from '../../api/types';
 import { Link, useLocation } from '../../app/router';
+import { FilterBar } from '../../components/FilterBar';
 import { WebhookIcon } from '../../components/icons';
 import { pageFrom } from '../../components/Pager';
-import { QuerySelect } from '../../components/QueryFilters';
 import { type Column, ResourceTable } from '../../components/ResourceTable';
 import { StatusBadge } from '../../components/StatusBadge';
 import { Time } from '../../components/Time';
@@ -44,6 +44,7 @@ export function DeliveriesTab() {
     const timer = setInterval(reload, REFRESH_MS);
     return () => clearInterval(timer);
   }, [pending, reload]);
+  const filtered = Boolean(endpointId || status);
   const urlOf = (id: number) => endpoints.data?.find((e) => e.id === id)?.url ?? `Endpoint ${id} (deleted)`;
   return (
     <ResourceTable
@@ -55,17 +56,21 @@ export function DeliveriesTab() {
       minWidth={900}
       toolbar={
         <>
-          <Group gap="sm">
-            <QuerySelect param="endpoint_id" label="Endpoint" placeholder="Any endpoint" width={300} data={(endpoints.data ?? []).map((e) => ({ value: String(e.id), label: e.url }))} />
-            <QuerySelect param="status" label="Status" placeholder="Any status" width={160} data={STATUSES.map((s) => ({ value: s, label: s }))} />
-          </Group>
+          <FilterBar
+            label="Filter deliveries"
+            filtered={filtered}
+            fields={[
+              { kind: 'select', param: 'endpoint_id', label: 'Endpoint', placeholder: 'Any endpoint', width: 300, data: (endpoints.data ?? []).map((e) => ({ value: String(e.id), label: e.url })) },
+              { kind: 'select', param: 'status', label: 'Status', placeholder: 'Any status', width: 160, data: STATUSES.map((s) => ({ value: s, label: s })) },
+            ]}
+          />
           <Group gap="sm">
             {pending && <Text size="sm" c="dimmed" role="status">Refreshing while deliveries are pending…</Text>}
             <Button variant="default" size="sm" onClick={reload} loading={deliveries.loading}>Refresh</Button>
           </Group>
         </>
       }
-      filtered={Boolean(endpointId || status)}
+      filtered={filtered}
       empty={{ icon: <WebhookIcon size={22} />, title: 'No deliveries yet', body: 'Send a test event to an endpoint, and its delivery shows up here.' }}
     />
   );
