@@ -3,7 +3,7 @@
 // code (`device_busy`, `not_found` for a macro deleted since the fire time, …). The result is
 // written whether or not the lease still holds: if the lease lapsed and recovery already wrote
 // `worker_lost`, the run did in fact start (or was refused), and what happened wins.
-import type { ServiceContext } from '../../core/context.js';
+import { type ServiceContext, workerContext } from '../../core/context.js';
 import { AppError, NotFoundError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import type { Lease } from '../../db/jobs/kind.js';
@@ -19,9 +19,9 @@ export interface StartOccurrenceDeps {
   runs: ScheduleRuns;
 }
 
-/** The owner's context for the work a schedule does on their behalf. */
+/** The owner's context for the work a schedule does on their behalf at one fire time. */
 export function ownerContext(userId: number, scheduleId: number, fireAt: number): ServiceContext {
-  return { userId, keyId: null, sessionId: null, scopes: [], requestId: `schedule:${scheduleId}:${fireAt}`, clientAddress: null };
+  return workerContext(userId, `schedule:${scheduleId}:${fireAt}`);
 }
 
 export async function startOccurrence(deps: StartOccurrenceDeps, job: RunningJob<HeldOccurrence>): Promise<void> {
