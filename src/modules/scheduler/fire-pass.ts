@@ -36,6 +36,7 @@ export const MAX_MISSED_RECORDED = 1000;
 export const FAILURE_STREAK = 5;
 /** Occurrence rows per insert statement (nine values each, well inside both engines' limits on parameters). */
 const INSERT_CHUNK = 500;
+const STREAK_READ_CHUNK = 100;
 
 export interface FirePassDeps {
   db: Db;
@@ -207,8 +208,12 @@ async function failingStreaks(deps: FirePassDeps, schedules: ScheduleRow[]): Pro
           .as('recent'),
       )
       .select(['schedule_id', 'run_id', 'fire_at', 'id']);
-  const [first, ...rest] = schedules as [ScheduleRow, ...ScheduleRow[]];
-  const recent = await rest.reduce((query, schedule) => query.unionAll(recentOf(schedule)), recentOf(first)).execute();
+  const recent = [];
+  // One statement per hundred schedules: SQLite allows 500 terms in a compound select.
+  for (let i = 0; i < schedules.length; i += STREAK_READ_CHUNK) {
+    const [first, ...rest] = schedules.slice(i, i + STREAK_READ_CHUNK) as [ScheduleRow, ...ScheduleRow[]];
+    recent.push(...(await rest.reduce((query, schedule) => query.unionAll(recentOf(schedule)), recentOf(first)).execute()));
+  }
   const runsOf = new Map<number, typeof recent>();
   for (const row of recent) runsOf.set(row.schedule_id, [...(runsOf.get(row.schedule_id) ?? []), row]);
   const candidates = schedules.filter((schedule) => (runsOf.get(schedule.id)?.length ?? 0) >= FAILURE_STREAK);
