@@ -4,7 +4,6 @@
 // schedule, a start whose worker died is never repeated, and three workers racing on one
 // database (separate connections on PostgreSQL) record exactly one occurrence per fire time
 // and device and start each run once.
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { claimDueJobs } from '../../../src/db/jobs/leases.js';
 import { ManualClock } from '../../../src/lib/clock.js';
@@ -156,50 +155,6 @@ describe('firing', () => {
     expect((await occurrences(s.id))[0]).toMatchObject({ outcome: 'started' });
     await endRuns('finished');
     await t.app.inject({ method: 'DELETE', url: `/api/schedules/${s.id}`, headers: user.auth });
-  });
-});
-
-describe('a fire pass records its batch together, and one bad schedule stops only itself', () => {
-  const held = async (id: number) => (await t.db.kysely.selectFrom('schedules').select(['locked_by', 'next_fire_at']).where('id', '=', id).executeTakeFirstOrThrow()).locked_by;
-
-  test('a schedule whose rule no longer computes is left to its lease; the others of its batch fire', async () => {
-    const [a, b, c] = [await schedule({ device_id: await device(), cron: '* * * * *' }), await schedule({ device_id: await device(), cron: '* * * * *' }), await schedule({ device_id: await device(), cron: '* * * * *' })] as const;
-    // A zone that was valid when stored and no longer is (the tz data changed): computing its fire times throws.
-    await t.db.kysely.updateTable('schedules').set({ timezone: 'Mars/Olympus_Mons' }).where('id', '=', b.id).execute();
-    t.clock.set(Date.parse(a.next_fire_at) + 400);
-    await worker().runOnce();
-    expect((await occurrences(a.id))[0]).toMatchObject({ outcome: 'started', fire_at: a.next_fire_at });
-    expect((await occurrences(c.id))[0]).toMatchObject({ outcome: 'started', fire_at: c.next_fire_at });
-    expect(await occurrences(b.id)).toEqual([]);
-    expect(await held(b.id)).not.toBeNull();
-    expect(await held(a.id)).toBeNull();
-    await endRuns('finished');
-    for (const s of [a, b, c]) await t.app.inject({ method: 'DELETE', url: `/api/schedules/${s.id}`, headers: user.auth });
-  });
-
-  test('a batch whose write fails for one schedule is written one by one: the others are recorded', async () => {
-    const [a, b, c] = [await schedule({ device_id: await device(), cron: '* * * * *' }), await schedule({ device_id: await device(), cron: '* * * * *' }), await schedule({ device_id: await device(), cron: '* * * * *' })] as const;
-    // The database refuses b's occurrence (a trigger stands in for any row-level failure).
-    if (t.db.dialect === 'postgres') {
-      await sql`create function refuse_occurrence() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`.execute(t.db.kysely);
-      await sql`create trigger refuse_b before insert on schedule_occurrences for each row when (new.schedule_id = ${sql.lit(b.id)}) execute function refuse_occurrence()`.execute(t.db.kysely);
-    } else {
-      await sql`create trigger refuse_b before insert on schedule_occurrences when new.schedule_id = ${sql.lit(b.id)} begin select raise(abort, 'refused'); end`.execute(t.db.kysely);
-    }
-    try {
-      t.clock.set(Date.parse(a.next_fire_at) + 400);
-      await worker().runOnce();
-    } finally {
-      await sql`drop trigger refuse_b${sql.raw(t.db.dialect === 'postgres' ? ' on schedule_occurrences' : '')}`.execute(t.db.kysely);
-      if (t.db.dialect === 'postgres') await sql`drop function refuse_occurrence()`.execute(t.db.kysely);
-    }
-    expect((await occurrences(a.id))[0]).toMatchObject({ outcome: 'started', fire_at: a.next_fire_at });
-    expect((await occurrences(c.id))[0]).toMatchObject({ outcome: 'started', fire_at: c.next_fire_at });
-    expect(await occurrences(b.id)).toEqual([]);
-    // b's next fire time did not move and its lease still holds it: it is tried again when the lease lapses.
-    expect(await held(b.id)).not.toBeNull();
-    await endRuns('finished');
-    for (const s of [a, b, c]) await t.app.inject({ method: 'DELETE', url: `/api/schedules/${s.id}`, headers: user.auth });
   });
 });
 
