@@ -28,9 +28,9 @@ export interface SchedulerServices {
 export interface SchedulerWorker {
   start(): void;
   stop(): Promise<void>;
-  /** Fires what is due now, then starts the runs it recorded (and any others waiting); answers the fire passes made. For tests and tools. */
+  /** Fires what is due now, then starts the runs it recorded (and any others waiting); answers the schedules fired (claimed). For tests and tools. */
   runOnce(): Promise<number>;
-  /** Only the fire passes due now: their occurrences wait, `pending`, for a start worker. For tests. */
+  /** Only the fire passes due now (answers the schedules fired): their occurrences wait, `pending`, for a start worker. For tests. */
   fireOnce(): Promise<number>;
 }
 
