@@ -30,9 +30,19 @@ export const deviceBusyWithRun = (action: BusyAction) => new DeviceBusyError(ACT
  * Called inside the transaction that holds the device's row lock, so a run and a lease never both win.
  */
 export async function assertDeviceIdle(db: Kysely<Database>, input: { deviceId: number; action: BusyAction; now?: number; exceptLease?: string }): Promise<void> {
-  if (await hasActiveRun(db, input.deviceId)) throw deviceBusyWithRun(input.action);
-  if (input.now === undefined) return;
-  const lease = await db.selectFrom('device_leases').select('lease_id').where('device_id', '=', input.deviceId).where('expires_at', '>', input.now).executeTakeFirst();
+  const { now } = input;
+  if (now === undefined) {
+    if (await hasActiveRun(db, input.deviceId)) throw deviceBusyWithRun(input.action);
+    return;
+  }
+  // Both questions in one statement: a run start asks them on every start, inside its transaction.
+  const held = await db
+    .selectNoFrom((eb) => [
+      eb.exists(eb.selectFrom('cloud_runs').select('id').where('device_id', '=', input.deviceId).where('state', 'in', ACTIVE_RUN_STATES)).as('run'),
+      eb.selectFrom('device_leases').select('lease_id').where('device_id', '=', input.deviceId).where('expires_at', '>', now).limit(1).as('lease'),
+    ])
+    .executeTakeFirstOrThrow();
+  if (Boolean(held.run)) throw deviceBusyWithRun(input.action);
   // `exceptLease`: the caller's own lease (an authoring session running its code) does not make the device busy.
-  if (lease && lease.lease_id !== input.exceptLease) throw new DeviceBusyError('This cloud device is leased to a tool client or held by a map exploration. Wait for the lease to end (or release it, or stop the exploration), then start the run.');
+  if (held.lease !== null && held.lease !== input.exceptLease) throw new DeviceBusyError('This cloud device is leased to a tool client or held by a map exploration. Wait for the lease to end (or release it, or stop the exploration), then start the run.');
 }

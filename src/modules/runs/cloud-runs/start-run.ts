@@ -39,7 +39,6 @@ export async function startRun(deps: StartDeps, ctx: ServiceContext, input: Star
   const device = await findOwnedDevice(db.kysely, userId, input.deviceId);
   if (device.is_hosted !== 1) throw new NotACloudDeviceForRunError();
   const bundle = await bundleForMacro(db.kysely, userId, input.macro_id);
-  const macro = await db.kysely.selectFrom('macros').select('name').where('id', '=', input.macro_id).where('user_id', '=', userId).executeTakeFirst();
   let args: RunArgs = {};
   if (bundle.kind === 'python') {
     args = await resolveRunArgs(db.kysely, { userId, deviceId: device.id, macroId: input.macro_id }, input.args as RunArgs | undefined);
@@ -97,7 +96,7 @@ export async function startRun(deps: StartDeps, ctx: ServiceContext, input: Star
       userId,
       executionId: run.execution_id,
       type: bundle.kind,
-      macro: { id: input.macro_id, name: macro?.name ?? null },
+      macro: { id: input.macro_id, name: bundle.macroName },
       device: locked,
       startedAt: now,
       now,

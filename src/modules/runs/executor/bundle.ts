@@ -14,6 +14,8 @@ type Executor = Kysely<Database> | Transaction<Database>;
 
 export interface MacroBundle {
   kind: 'python' | 'block';
+  /** The macro's name when the bundle was read (the run's history keeps it). */
+  macroName: string;
   content: Buffer;
   bundleSha: string;
   codeRef: string | null;
@@ -29,7 +31,7 @@ export class MacroNotRunnableError extends ConflictError {
 
 /** What a run of the caller's macro would execute now; 404 when the macro is not theirs, 409 when it cannot run. */
 export async function bundleForMacro(db: Executor, userId: number, macroId: number): Promise<MacroBundle> {
-  const macro = await db.selectFrom('macros').select(['id', 'kind', 'blocks']).where('id', '=', macroId).where('user_id', '=', userId).executeTakeFirst();
+  const macro = await db.selectFrom('macros').select(['id', 'kind', 'blocks', 'name']).where('id', '=', macroId).where('user_id', '=', userId).executeTakeFirst();
   if (!macro) throw new NotFoundError('No macro with this id.');
   if (macro.kind === 'block') {
     let program;
@@ -41,7 +43,7 @@ export async function bundleForMacro(db: Executor, userId: number, macroId: numb
     }
     if (countSteps(program.steps) === 0) throw new MacroNotRunnableError('This block macro cannot run: its program has no steps.');
     const content = Buffer.from(canonicalJson(program));
-    return { kind: 'block', content, bundleSha: sha256OfBytes(content), codeRef: null, entryPath: null };
+    return { kind: 'block', macroName: macro.name, content, bundleSha: sha256OfBytes(content), codeRef: null, entryPath: null };
   }
   const snapshot = await db
     .selectFrom('code_sync_state as s')
@@ -53,7 +55,7 @@ export async function bundleForMacro(db: Executor, userId: number, macroId: numb
     .executeTakeFirst();
   if (!snapshot) throw new MacroNotRunnableError('This code macro cannot run: its code was never synced. Upload a code snapshot first.');
   const content = Buffer.from(snapshot.zip);
-  return { kind: 'python', content, bundleSha: sha256OfBytes(content), codeRef: snapshot.worktree_hash, entryPath: snapshot.entry_path };
+  return { kind: 'python', macroName: macro.name, content, bundleSha: sha256OfBytes(content), codeRef: snapshot.worktree_hash, entryPath: snapshot.entry_path };
 }
 
 /** Stores the run's bundle; call it in the transaction that creates the run. */
