@@ -42,7 +42,7 @@ export async function assertDeviceIdle(db: Kysely<Database>, input: { deviceId: 
       eb.selectFrom('device_leases').select('lease_id').where('device_id', '=', input.deviceId).where('expires_at', '>', now).limit(1).as('lease'),
     ])
     .executeTakeFirstOrThrow();
-  if (Boolean(held.run)) throw deviceBusyWithRun(input.action);
+  if (held.run) throw deviceBusyWithRun(input.action);
   // `exceptLease`: the caller's own lease (an authoring session running its code) does not make the device busy.
   if (held.lease !== null && held.lease !== input.exceptLease) throw new DeviceBusyError('This cloud device is leased to a tool client or held by a map exploration. Wait for the lease to end (or release it, or stop the exploration), then start the run.');
 }
