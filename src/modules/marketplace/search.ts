@@ -29,6 +29,9 @@ export const LISTING_TEXT_INDEX: FullTextIndex = {
 /** How many of the matches, taken in `popular` order, `relevance` ranks by text rank. */
 export const RANKED_CANDIDATES = 1000;
 
+/** PostgreSQL: how many listings of the popular order it reads per candidate before reading every match instead. */
+const WALKED_PER_CANDIDATE = 10;
+
 /**
  * `rating` orders by the average pulled towards 3 stars by five phantom reviews, so one
  * 5-star review does not outrank a hundred 4.8-star ones.
@@ -127,9 +130,10 @@ async function countListings(db: Kysely<Database>, dialect: DialectName, search:
  * The first `cap` matches in `popular` order, with their installs. SQLite walks the installs
  * index and checks each id against the matches (read once). PostgreSQL cannot tell how many
  * listings a word matches (its estimate for a prefix is the same for every word), so it first
- * walks the first `4 × cap` listings of the popular order and tests their text, which finds
- * `cap` matches when a word is common; otherwise it reads every match and keeps the `cap`
- * most installed. Either way the answer is the same listings.
+ * walks the first `WALKED_PER_CANDIDATE × cap` listings of the popular order and tests their
+ * text, which finds `cap` matches when the words match one listing in ten or more; otherwise
+ * it reads every match and keeps the `cap` most installed. Either way the answer is the same
+ * listings.
  */
 async function candidates(db: Kysely<Database>, dialect: DialectName, search: Search, cap: number): Promise<Candidate[]> {
   const rank = rankOfRow(dialect, LISTING_TEXT_INDEX, search.words, 'c');
@@ -140,7 +144,7 @@ async function candidates(db: Kysely<Database>, dialect: DialectName, search: Se
     const walked = await sql<CandidateRow>`select c.id, c.installs, ${rank} as rank from (
         select w.id, w.installs, w.search from (
           select l.id, l.installs, l.search from marketplace_listings l where ${visibleTo(search)} and ${tag}
-          order by l.installs desc, l.id desc limit ${4 * cap}) w
+          order by l.installs desc, l.id desc limit ${WALKED_PER_CANDIDATE * cap}) w
         where ${matchesWords(dialect, LISTING_TEXT_INDEX, search.words, 'w')} order by w.installs desc, w.id desc limit ${cap}) c`.execute(db);
     if (walked.rows.length === cap) return walked.rows.map(candidateOf);
     const all = await sql<CandidateRow>`select c.id, c.installs, ${rank} as rank from (
