@@ -52,11 +52,20 @@ export function matchesWords(dialect: DialectName, index: FullTextIndex, words: 
   return sql<boolean>`${id} in (select rowid from ${table} where ${table} match ${sqliteQuery(words)})`;
 }
 
-/** A scalar subquery: how many documents match every word, read from the text index alone. */
-export function countMatches(dialect: DialectName, index: FullTextIndex, words: readonly string[]): RawBuilder<number> {
-  if (dialect === 'postgres') return sql<number>`(select count(*) from ${sql.table(index.pgTable)} where ${sql.ref(index.pgColumn)} @@ to_tsquery('simple', ${pgQuery(words)}))`;
+/**
+ * A scalar subquery: how many documents match every word, read from the text index alone;
+ * with `among` (a subquery of document ids), only those of them that match. SQLite reads the
+ * FTS5 matches once and checks each against `among`, which suits a short `among`.
+ */
+export function countMatches(dialect: DialectName, index: FullTextIndex, words: readonly string[], among?: RawBuilder<unknown>): RawBuilder<number> {
+  if (dialect === 'postgres') {
+    const column = sql.ref(index.pgColumn);
+    const within = among ? sql` and id in (${among})` : sql``;
+    return sql<number>`(select count(*) from ${sql.table(index.pgTable)} where ${column} @@ to_tsquery('simple', ${pgQuery(words)})${within})`;
+  }
   const table = sql.table(index.sqliteTable);
-  return sql<number>`(select count(*) from ${table} where ${table} match ${sqliteQuery(words)})`;
+  const within = among ? sql` and +rowid in (${among})` : sql``;
+  return sql<number>`(select count(*) from ${table} where ${table} match ${sqliteQuery(words)}${within})`;
 }
 
 /**

@@ -121,8 +121,14 @@ async function countListings(db: Kysely<Database>, dialect: DialectName, search:
     : words.length > 0
       ? countMatches(dialect, LISTING_TEXT_INDEX, words)
       : sql`(${db.selectFrom('marketplace_listings').select(count)})`;
-  const unseen = where(listings, [UNLISTED, sql<boolean>`l.user_id <> ${ctx.userId}`, filtersOf(dialect, search, { filterOnly: true })]).select(count);
-  const { rows } = await sql<{ total: number | string }>`select ${all} - (${unseen}) as total`.execute(db);
+  const hidden = where(listings, [UNLISTED, sql<boolean>`l.user_id <> ${ctx.userId}`]);
+  // With words (and no tag), the hidden listings' ids are checked against the text index's
+  // matches in the same one pass that counts them would need anyway.
+  const unseen =
+    words.length > 0 && !input.tag
+      ? countMatches(dialect, LISTING_TEXT_INDEX, words, sql`${hidden.select('l.id')}`)
+      : sql`(${where(hidden, [filtersOf(dialect, search)]).select(count)})`;
+  const { rows } = await sql<{ total: number | string }>`select ${all} - ${unseen} as total`.execute(db);
   return Number(rows[0]?.total ?? 0);
 }
 
