@@ -8,7 +8,7 @@
 //   ranking never reads every match of a common word, and the order stays one total order.
 // - The total is exact. Without words it is every listing (with the tag: every row of the
 //   tag's index) less the few the caller may not see, which a partial index lists; with
-//   words it is one pass over the matches.
+//   words it is counted over the matches (SQLite: in its FTS5 index alone).
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import type { Database, MarketplaceListingsTable } from '../../db/schema.js';
@@ -63,10 +63,8 @@ export async function searchListings(db: Kysely<Database>, dialect: DialectName,
   const words = input.q ? searchWords(input.q) : [];
   const sort: ListingSort = input.sort ?? (words.length > 0 ? 'relevance' : 'popular');
   const search: Search = { ctx, input, words };
-  if (sort === 'relevance') {
-    // Without words there is nothing to rank: the popular order.
-    if (words.length > 0) return relevancePage(db, dialect, search, page, options.rankedCandidates ?? RANKED_CANDIDATES);
-  }
+  if (sort === 'relevance' && words.length > 0) return relevancePage(db, dialect, search, page, options.rankedCandidates ?? RANKED_CANDIDATES);
+  // Without words there is nothing to rank: `relevance` is the popular order.
 
   let rows = selectListings(db).where(visibleTo(search));
   const filters = filtersOf(dialect, search);
