@@ -54,18 +54,18 @@ export function matchesWords(dialect: DialectName, index: FullTextIndex, words: 
 
 /**
  * A scalar subquery: how many documents match every word, read from the text index alone;
- * with `among` (a subquery of document ids), only those of them that match. SQLite reads the
- * FTS5 matches once and checks each against `among`, which suits a short `among`.
+ * with `except` (a subquery of document ids), not counting those. One pass over the matches
+ * either way: each match's id is checked against `except`, which suits a short `except`.
  */
-export function countMatches(dialect: DialectName, index: FullTextIndex, words: readonly string[], among?: RawBuilder<unknown>): RawBuilder<number> {
+export function countMatches(dialect: DialectName, index: FullTextIndex, words: readonly string[], except?: RawBuilder<unknown>): RawBuilder<number> {
   if (dialect === 'postgres') {
     const column = sql.ref(index.pgColumn);
-    const within = among ? sql` and id in (${among})` : sql``;
-    return sql<number>`(select count(*) from ${sql.table(index.pgTable)} where ${column} @@ to_tsquery('simple', ${pgQuery(words)})${within})`;
+    const less = except ? sql` - count(*) filter (where id in (${except}))` : sql``;
+    return sql<number>`(select count(*)${less} from ${sql.table(index.pgTable)} where ${column} @@ to_tsquery('simple', ${pgQuery(words)}))`;
   }
   const table = sql.table(index.sqliteTable);
-  const within = among ? sql` and +rowid in (${among})` : sql``;
-  return sql<number>`(select count(*) from ${table} where ${table} match ${sqliteQuery(words)}${within})`;
+  const less = except ? sql` - coalesce(sum(+rowid in (${except})), 0)` : sql``;
+  return sql<number>`(select count(*)${less} from ${table} where ${table} match ${sqliteQuery(words)})`;
 }
 
 /**

@@ -114,18 +114,16 @@ async function countListings(db: Kysely<Database>, dialect: DialectName, search:
   // Every listing, every row of the tag's index, or every match of the text index (SQLite
   // reads only its index for that), less those hidden from the caller: a partial index
   // lists them.
+  const hidden = where(listings, [UNLISTED, sql<boolean>`l.user_id <> ${ctx.userId}`]);
+  if (words.length > 0 && !input.tag) {
+    // One pass over the FTS5 matches counts them and the hidden ones among them.
+    const { rows } = await sql<{ total: number | string }>`select ${countMatches(dialect, LISTING_TEXT_INDEX, words, sql`${hidden.select('l.id')}`)} as total`.execute(db);
+    return Number(rows[0]?.total ?? 0);
+  }
   const all = input.tag
     ? sql`(${db.selectFrom('marketplace_listing_tags').where('tag', '=', input.tag).select(count)})`
-    : words.length > 0
-      ? countMatches(dialect, LISTING_TEXT_INDEX, words)
-      : sql`(${db.selectFrom('marketplace_listings').select(count)})`;
-  const hidden = where(listings, [UNLISTED, sql<boolean>`l.user_id <> ${ctx.userId}`]);
-  // With words (and no tag), the hidden listings' ids are checked against the text index's
-  // matches in the same one pass that counts them would need anyway.
-  const unseen =
-    words.length > 0 && !input.tag
-      ? countMatches(dialect, LISTING_TEXT_INDEX, words, sql`${hidden.select('l.id')}`)
-      : sql`(${where(hidden, [filtersOf(dialect, search)]).select(count)})`;
+    : sql`(${db.selectFrom('marketplace_listings').select(count)})`;
+  const unseen = sql`(${where(hidden, [filtersOf(dialect, search)]).select(count)})`;
   const { rows } = await sql<{ total: number | string }>`select ${all} - ${unseen} as total`.execute(db);
   return Number(rows[0]?.total ?? 0);
 }
