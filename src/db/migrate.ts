@@ -25,6 +25,7 @@ import { authoring } from './migrations/0018_authoring.js';
 import { marketplaceImages } from './migrations/0019_marketplace_images.js';
 import { runCountShards } from './migrations/0020_run_count_shards.js';
 import { occurrenceStarts } from './migrations/0021_occurrence_starts.js';
+import { listingSearchCounts } from './migrations/0022_listing_search_counts.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0019_marketplace_images': marketplaceImages,
   '0020_run_count_shards': runCountShards,
   '0021_occurrence_starts': occurrenceStarts,
+  '0022_listing_search_counts': listingSearchCounts,
 };
 
 class ListProvider implements MigrationProvider {

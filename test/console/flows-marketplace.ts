@@ -1,13 +1,15 @@
 // The marketplace: another person publishes block macros (one with two versions); this person
 // browses with paging, searches, orders by rating, opens a listing with its trust figures and
-// versions, installs version 1, writes and then changes a review, and on "My listings" sees a
-// publication refused for a secret (file and line named, the secret never shown), publishes a
-// macro, is told a new version with nothing changed is refused, and hides the listing.
+// versions, installs version 1, writes and then changes a review, moves the installed copy to
+// version 2 from its macro page (and is refused in words once the operator hid the listing),
+// and on "My listings" sees a publication refused for a secret (file and line named, the
+// secret never shown), publishes a macro, is told a new version with nothing changed is
+// refused, and hides the listing.
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { snapshotBody } from '../helpers/zip.js';
 import { checkPage } from './harness.js';
-import { openFromNav, type World } from './world.js';
+import { ADMIN_TOKEN, openFromNav, type World } from './world.js';
 
 const AWS_KEY = 'AKIAIOSFODNN7EXAMPLE';
 
@@ -87,6 +89,32 @@ export async function marketplace(w: World): Promise<void> {
   // The picture shows the top of the page: its figures, install button and versions.
   await page.evaluate('window.scrollTo(0, 0)');
   await checkPage(page, 'marketplace-listing');
+
+  // The copy stays on version 1 until its owner moves it: its macro page names the listing
+  // and version, moves it to version 2, and refuses in the service's words once the
+  // operator has hidden the listing.
+  await page.getByRole('status').filter({ hasText: 'Version 1 is now your macro' }).getByRole('link').click();
+  await page.waitForURL(/\/macros\/\d+$/);
+  const copy = page.getByRole('region', { name: 'Installed from the marketplace' });
+  await expect.poll(() => copy.innerText()).toMatch(/From Inbox zero, version 1; the latest is version 2\./);
+  await copy.getByRole('button', { name: 'Move to version 2' }).click();
+  await expect.poll(() => copy.getByRole('status').innerText().catch(() => '')).toContain('This macro now runs version 2');
+  await expect.poll(() => copy.innerText()).toMatch(/version 2 \(the latest\)\./);
+  const copyAfterMove = () => w.t.db.kysely.selectFrom('macros').select(['installed_version', 'blocks']).where('installed_listing_id', '=', inbox.listing).executeTakeFirstOrThrow();
+  expect(await copyAfterMove()).toMatchObject({ installed_version: 2, blocks: expect.stringContaining('"archived, v2"') });
+  await page.getByRole('tab', { name: 'Block program' }).click();
+  await expect.poll(() => page.getByRole('textbox', { name: 'Program' }).inputValue()).toContain('archived, v2');
+  await checkPage(page, 'macro-installed-copy');
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const hidden = await w.t.app.inject({ method: 'PUT', url: `/admin/marketplace/listings/${inbox.listing}/hidden`, headers: admin, payload: { hidden: true, reason: 'reported' } });
+  expect(hidden.statusCode, hidden.body).toBe(200);
+  await copy.getByRole('combobox', { name: 'Move to version' }).click();
+  await page.getByRole('option', { name: 'Version 1', exact: true }).click();
+  await copy.getByRole('button', { name: 'Move to version 1' }).click();
+  await expect.poll(() => copy.getByRole('alert').innerText().catch(() => '')).toMatch(/Not moved[\s\S]*No marketplace listing with this id/);
+  expect(await copyAfterMove()).toMatchObject({ installed_version: 2 });
+  const shown = await w.t.app.inject({ method: 'PUT', url: `/admin/marketplace/listings/${inbox.listing}/hidden`, headers: admin, payload: { hidden: false } });
+  expect(shown.statusCode, shown.body).toBe(200);
 
   // My listings: a Python macro holding an AWS key is refused, naming file and line only.
   const secretMacro = await page.request.post(`${w.base}/api/macros`, { data: { name: 'Upload receipts', kind: 'python' } });

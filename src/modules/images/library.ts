@@ -2,7 +2,7 @@
 // why in the database), named by `img_` + 16 hex. Every read and write filters by owner, so
 // another account's id is simply not found. Images are immutable: an id always names the
 // same bytes, which is what lets a copy keep its id in another account.
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { ServiceContext } from '../../core/context.js';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '../../core/errors.js';
 import { offsetOf, pageOf, pageRequest } from '../../core/paging.js';
@@ -12,6 +12,7 @@ import { containsInsensitive } from '../../db/text.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { randomHex, sha256Hex } from '../../lib/crypto.js';
 import { decodeBase64Strict, decodedLength } from '../../lib/base64.js';
+import { IMAGE_COPY_BATCH, IMAGE_COPY_COLUMNS, imageCopySource } from './copy-source.js';
 import { checkImageBytes, IMAGE_MAX_BYTES } from './image-bytes.js';
 
 /** decisions.md §5. */
@@ -176,13 +177,6 @@ export class ImageLibrary {
   }
 
   /**
-   * Copies images of `fromUserId` into `toUserId`'s library under the same ids, so code that
-   * names them runs unchanged there (a marketplace install). The bytes are copied inside the
-   * database and never pass through this process. An id the target already holds is left as
-   * it is (ids name immutable pictures, so it is the same one). Answers which ids were copied,
-   * which were already there, and which the source does not hold.
-   */
-  /**
    * Puts pictures kept elsewhere (a marketplace version's frozen images) into the owner's
    * library under their own ids. An id the library already holds stays as it is: an id
    * always names the same bytes. Answers the ids added.
@@ -202,6 +196,13 @@ export class ImageLibrary {
     return added;
   }
 
+  /**
+   * Copies images of `fromUserId` into `toUserId`'s library under the same ids, so code that
+   * names them runs unchanged there. The bytes are copied inside the database and never pass
+   * through this process (`imageCopySource`). An id the target already holds is left as it is
+   * (ids name immutable pictures, so it is the same one). Answers which ids were copied,
+   * which were already there, and which the source does not hold.
+   */
   async copy(_ctx: LibraryOwner, fromUserId: number, toUserId: number, ids: readonly string[]) {
     const wanted = [...new Set(ids)];
     const present = await this.ownedIds(fromUserId, wanted);
@@ -209,29 +210,11 @@ export class ImageLibrary {
     const toCopy = wanted.filter((id) => present.has(id) && !before.has(id));
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
-      for (let start = 0; start < toCopy.length; start += BATCH) {
+      for (let start = 0; start < toCopy.length; start += IMAGE_COPY_BATCH) {
         await trx
           .insertInto('images')
-          .columns(['user_id', 'id', 'name', 'width', 'height', 'content_type', 'size_bytes', 'sha256', 'source', 'content', 'created_at'])
-          .expression((eb) =>
-            eb
-              .selectFrom('images')
-              .select([
-                sql<number>`cast(${toUserId} as bigint)`.as('user_id'),
-                'id',
-                'name',
-                'width',
-                'height',
-                'content_type',
-                'size_bytes',
-                'sha256',
-                'source',
-                'content',
-                sql<number>`cast(${now} as bigint)`.as('created_at'),
-              ])
-              .where('user_id', '=', fromUserId)
-              .where('id', 'in', toCopy.slice(start, start + BATCH)),
-          )
+          .columns(['user_id', 'id', ...IMAGE_COPY_COLUMNS, 'created_at'])
+          .expression(imageCopySource(trx, { fromUserId, ids: toCopy.slice(start, start + IMAGE_COPY_BATCH), owner: toUserId, time: now }))
           // A concurrent copy of the same id: the first one stands, it is the same picture.
           .onConflict((oc) => oc.columns(['user_id', 'id']).doNothing())
           .execute();

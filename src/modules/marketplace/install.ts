@@ -8,7 +8,7 @@ import type { ServiceContext } from '../../core/context.js';
 import type { Clock } from '../../lib/clock.js';
 import { adoptSnapshot } from '../code-sync/index.js';
 import type { ImageLibrary } from '../images/index.js';
-import { frozenImagesMissingFrom } from './frozen-images.js';
+import { frozenImages } from './frozen-images.js';
 import { findOwnedMacro, insertInstalledMacro, presentMacro, setInstalledVersion } from '../macros/index.js';
 import { createDefaultProfile } from '../profiles/index.js';
 import { listingHidden, notAnInstalledCopy, versionNotFound } from './errors.js';
@@ -40,7 +40,7 @@ export class InstallService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
-    private readonly images: Pick<ImageLibrary, 'adopt'>,
+    private readonly images: Pick<ImageLibrary, 'adopt' | 'ownedIds'>,
   ) {}
 
   /**
@@ -53,8 +53,9 @@ export class InstallService {
   private async copyImages(ctx: ServiceContext, listing: ListingRow, version: VersionRow) {
     const ids = JSON.parse(version.image_ids) as string[];
     if (ids.length === 0) return;
-    const missing = await frozenImagesMissingFrom(this.db, listing.id, ctx.userId, ids);
-    if (missing.length > 0) await this.images.adopt(ctx, missing);
+    const held = await this.images.ownedIds(ctx.userId, ids);
+    const missing = ids.filter((id) => !held.has(id));
+    if (missing.length > 0) await this.images.adopt(ctx, await frozenImages(this.db, listing.id, missing));
   }
 
   async install(ctx: ServiceContext, listingId: number, version: number | undefined) {

@@ -22,8 +22,8 @@ export interface MarketplaceServices {
 }
 
 export interface MarketplaceModuleDeps extends ModuleDeps {
-  /** Installs put a version's frozen images into the installer's library. */
-  images: Pick<ImageLibrary, 'adopt'>;
+  /** Installs put a version's frozen images into the installer's library (the ids it lacks). */
+  images: Pick<ImageLibrary, 'adopt' | 'ownedIds'>;
 }
 
 export function buildMarketplaceModule(deps: MarketplaceModuleDeps): BuiltModule<MarketplaceServices> {

@@ -94,7 +94,7 @@ export const ListingQuery = Type.Object(
     author: Type.Optional(StringEnum(['me'] as const, { description: '`me`: only your own listings, hidden ones included' })),
     sort: Type.Optional(
       StringEnum(LISTING_SORTS, {
-        description: '`popular` (installs; the default without `q`), `new` (latest publication), `rating` (average stars weighted by count), `relevance` (the default with `q`)',
+        description: '`popular` (installs; the default without `q`), `new` (latest publication), `rating` (average stars weighted by count), `relevance` (the default with `q`: the 1,000 most installed matches ordered by how well they match, then the other matches by installs)',
       }),
     ),
   },

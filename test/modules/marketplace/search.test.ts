@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { useAppAndUser } from '../../helpers/app-user.js';
 import { blockMacro, call, install, MARKETPLACE_ENV, publish } from '../../helpers/marketplace.js';
 import { signUp, type SignedUpUser } from '../../helpers/users.js';
+import type { ServiceContext } from '../../../src/core/context.js';
+import { searchListings } from '../../../src/modules/marketplace/search.js';
 
 const world = useAppAndUser({ env: MARKETPLACE_ENV });
 let author: SignedUpUser;
@@ -113,5 +115,54 @@ describe('filters and paging', () => {
   test.each([['sort=cheap'], ['page=0'], ['page_size=201'], ['tag=Bad%20Tag'], ['author=you'], [`q=${'x'.repeat(201)}`], ['unknown=1']])('%s answers 422', async (query) => {
     const res = await call(world.t.app, other, 'GET', `/api/marketplace/listings?${query}`);
     expect(res.statusCode).toBe(422);
+  });
+});
+
+describe('totals', () => {
+  test('count exactly what the caller may see: their own hidden listing, and nobody else\'s', async () => {
+    for (const [query, mine, others] of [
+      ['', 5, 4],
+      ['tag=farm', 3, 2],
+      ['q=farm', 4, 3],
+      ['q=farm&tag=farm', 3, 2],
+      ['q=farm&sort=popular', 4, 3],
+    ] as const) {
+      expect((await search(query, author)).total_rows, `${query} (author)`).toBe(mine);
+      expect((await search(query, other)).total_rows, `${query} (other)`).toBe(others);
+    }
+  });
+});
+
+describe('relevance ranks a capped set of candidates', () => {
+  const ctxOf = (user: SignedUpUser): ServiceContext => ({ userId: user.id, keyId: null, sessionId: null, scopes: [], requestId: 'test', clientAddress: null });
+  const ranked = (query: { q: string; page?: number; page_size?: number }, cap: number) =>
+    searchListings(world.t.db.kysely, world.t.db.dialect, ctxOf(other), query, { rankedCandidates: cap });
+
+  test('the cap most installed matches are ordered by text rank, the others follow in popular order', async () => {
+    // Uncapped: title and tag matches first (farm, tagged), then the summary match (fishing).
+    expect(titlesOf(await ranked({ q: 'farm' }, 1000))).toEqual(['farm', 'tagged', 'fishing']);
+    // Capped at 2: the candidates are the two most installed matches (fishing, then tagged by
+    // the newer id); ranked, the tag match comes first; farm, past the cap, follows.
+    expect(titlesOf(await ranked({ q: 'farm' }, 2))).toEqual(['tagged', 'fishing', 'farm']);
+    // Capped at 1: only fishing is a candidate; the rest keep the popular order.
+    expect(titlesOf(await ranked({ q: 'farm' }, 1))).toEqual(['fishing', 'tagged', 'farm']);
+  });
+
+  test.each([
+    [1, 1],
+    [1, 2],
+    [2, 1],
+    [2, 2],
+    [3, 2],
+  ])('pages (cap %i, page size %i) partition the order across the cap, each with the true total', async (cap, pageSize) => {
+    const whole = (await ranked({ q: 'farm', page_size: 50 }, cap)).rows.map((row) => row.id);
+    expect(whole).toHaveLength(3);
+    const seen: number[] = [];
+    for (let page = 1; page <= 4; page++) {
+      const res = await ranked({ q: 'farm', page, page_size: pageSize }, cap);
+      expect(res).toMatchObject({ total_rows: 3, total_pages: Math.ceil(3 / pageSize) });
+      seen.push(...res.rows.map((row) => row.id));
+    }
+    expect(seen).toEqual(whole);
   });
 });

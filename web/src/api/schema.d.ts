@@ -18691,7 +18691,7 @@ export interface operations {
                 tag?: string;
                 /** @description `me`: only your own listings, hidden ones included */
                 author?: "me";
-                /** @description `popular` (installs; the default without `q`), `new` (latest publication), `rating` (average stars weighted by count), `relevance` (the default with `q`) */
+                /** @description `popular` (installs; the default without `q`), `new` (latest publication), `rating` (average stars weighted by count), `relevance` (the default with `q`: the 1,000 most installed matches ordered by how well they match, then the other matches by installs) */
                 sort?: "popular" | "new" | "rating" | "relevance";
             };
             header?: never;

@@ -1,4 +1,5 @@
-// One macro: its details, its block program or its code state, and its settings profiles.
+// One macro: its details, its block program or its code state, and its settings profiles;
+// for a copy installed from the marketplace, its version and moving it to another.
 import { Anchor, Button, Group, Tabs, Text } from '@mantine/core';
 import { Link, navigate, setQuery, useLocation } from '../../app/router';
 import { Confirm } from '../../components/Confirm';
@@ -9,6 +10,7 @@ import { Time } from '../../components/Time';
 import { useAsync } from '../../lib/use-async';
 import { BlockEditor } from './BlockEditor';
 import { CodeStatePanel } from './CodeStatePanel';
+import { InstalledCopyCard } from './InstalledCopyCard';
 import { MacroDetailsForm } from './MacroDetailsForm';
 import { KindBadge } from './MacrosPage';
 import { ProfilesPanel } from './ProfilesPanel';
@@ -48,6 +50,7 @@ export function MacroPage({ params }: { params: Record<string, string> }) {
           </Confirm>
         }
       />
+      {m.installed_from && <InstalledCopyCard macro={m} onMoved={macro.reload} />}
       <Tabs value={tab} onChange={(value) => setQuery({ tab: value === tabs[0] ? undefined : value })} keepMounted={false}>
         <Tabs.List mb="lg">
           <Tabs.Tab value="details">Details</Tabs.Tab>
@@ -56,7 +59,8 @@ export function MacroPage({ params }: { params: Record<string, string> }) {
           {m.kind === 'python' && <Tabs.Tab value="profiles">Settings profiles</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="details"><MacroDetailsForm macro={m} onSaved={macro.reload} /></Tabs.Panel>
-        {m.kind === 'block' && <Tabs.Panel value="program"><BlockEditor macro={m} onSaved={macro.reload} /></Tabs.Panel>}
+        {/* Keyed by the installed version: a copy moved to another version shows that version's program. */}
+        {m.kind === 'block' && <Tabs.Panel value="program"><BlockEditor key={m.installed_from?.version ?? 0} macro={m} onSaved={macro.reload} /></Tabs.Panel>}
         {m.kind === 'python' && <Tabs.Panel value="code"><CodeStatePanel macroId={m.id} /></Tabs.Panel>}
         {m.kind === 'python' && <Tabs.Panel value="profiles"><ProfilesPanel macroId={m.id} /></Tabs.Panel>}
       </Tabs>

@@ -45,3 +45,7 @@ export function secretFindingsOf(error: unknown): SecretFinding[] {
 export function parseTags(text: string): string[] {
   return [...new Set(text.split(/[\s,]+/).map((t) => t.trim().toLowerCase()).filter(Boolean))];
 }
+
+/** Moves one of your installed copies to another version of its listing (it never moves on its own). */
+export const moveInstalledCopy = (macroId: number, version: number) =>
+  unwrap(api.PUT('/api/marketplace/installed/{macro_id}', { params: { path: { macro_id: macroId } }, body: { version } }));
