@@ -15,7 +15,8 @@
 // Usage (after `npm run build`, or `npm run bench:marketplace -- [options]`):
 //   node bench/marketplace.js [--engine sqlite|postgres] [--listings N] [--rounds N] [--strict]
 //   --engine postgres uses DATABASE_URL and REDIS_URL (local defaults) in a fresh schema and
-//   key prefix, removed afterwards. --strict exits 1 when a goal is missed.
+//   key prefix, removed afterwards. --strict exits 1 when a goal is missed. BENCH_KEEP=1 keeps
+//   the seeded database (SQLite file or PostgreSQL schema) for looking at query plans.
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -143,7 +144,7 @@ async function main() {
   const config = benchConfig(target, { RATE_LIMIT_PER_KEY: '10000000', RATE_LIMIT_PER_ACCOUNT: '10000000' });
   const cleanups = cleanupStack();
   try {
-    const { db, redis } = await openBenchEngine(target, { cleanups });
+    const { db, redis } = await openBenchEngine(target, { cleanups, keep: process.env.BENCH_KEEP === "1" });
     const seedStarted = performance.now();
     await seedListings(db, opts.listings);
     const seedMs = performance.now() - seedStarted;

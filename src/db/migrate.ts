@@ -26,10 +26,12 @@ import { marketplaceImages } from './migrations/0019_marketplace_images.js';
 import { runCountShards } from './migrations/0020_run_count_shards.js';
 import { occurrenceStarts } from './migrations/0021_occurrence_starts.js';
 import { listingSearchCounts } from './migrations/0022_listing_search_counts.js';
+import { listingWalkCovering } from './migrations/0023_listing_walk_covering.js';
+import { listingPrefixIndex } from './migrations/0024_listing_prefix_index.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
-/** In name order; the next one is 0022. */
+/** In name order; the next one is 0025. */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_accounts': accounts,
   '0002_resources': resources,
@@ -53,6 +55,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0020_run_count_shards': runCountShards,
   '0021_occurrence_starts': occurrenceStarts,
   '0022_listing_search_counts': listingSearchCounts,
+  '0023_listing_walk_covering': listingWalkCovering,
+  '0024_listing_prefix_index': listingPrefixIndex,
 };
 
 class ListProvider implements MigrationProvider {
