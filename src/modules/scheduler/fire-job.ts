@@ -5,8 +5,10 @@
 //   batch    up to SCHEDULER_BATCH (100) schedules per pass: one read, one statement for their occurrences and
 //            one for their next fire times (fire-pass.ts), because at a busy minute the
 //            statements per schedule, not the work, were what limited recording
-//   lease    60 s, renewed every 20 s while a pass records (a group may hold many devices);
-//            the claim commits before anything is written
+//   lease    15 s, renewed every 5 s while a pass records (a group may hold many devices);
+//            the claim commits before anything is written. Short because one claim holds up
+//            to SCHEDULER_CONCURRENCY × SCHEDULER_BATCH schedules: a worker that dies with
+//            them leaves them late by at most the lease, and a pass takes well under a second
 //   timeout  5 minutes per pass
 //   retry    on lapse the pass is simply due again: every occurrence it would write is an
 //            insert-or-nothing on (schedule, fire time, device), so a second pass starts
@@ -19,8 +21,8 @@ import { defineJobKind, type Lease, NO_RETRY } from '../../db/jobs/kind.js';
 import type { Database } from '../../db/schema.js';
 
 export const SCHEDULE_FIRE_JOB = 'schedule.fire';
-const LEASE_MS = 60_000;
-const RENEW_MS = 20_000;
+const LEASE_MS = 15_000;
+const RENEW_MS = 5_000;
 const TIMEOUT_MS = 5 * 60_000;
 
 export type ScheduleJobSettings = Pick<Config, 'schedulerConcurrency' | 'schedulerPollMs' | 'schedulerBatch'>;
