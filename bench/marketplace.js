@@ -167,6 +167,8 @@ async function main() {
       ['popular, page 200', '?page=200&page_size=20'],
       [`q="${WORDS[0]}" (common word), relevance`, `?q=${WORDS[0]}&page_size=20`],
       [`q="${WORDS[0]} ${WORDS[1]}" (two words)`, `?q=${WORDS[0]}+${WORDS[1]}&page_size=20`],
+      // Past the 1,000 ranked candidates (decision 0023): a popular-order page over the matches.
+      [`q="${WORDS[0]}", relevance, page 60 (past the ranked 1,000)`, `?q=${WORDS[0]}&page=60&page_size=20`],
       [`q="${WORDS[70].slice(0, 3)}" (prefix), rating`, `?q=${WORDS[70].slice(0, 3)}&sort=rating&page_size=20`],
       [`q="${WORDS[5]}", popular`, `?q=${WORDS[5]}&sort=popular&page_size=20`],
       ['tag=puzzle, new', '?tag=puzzle&sort=new&page_size=20'],

@@ -164,6 +164,22 @@ async function candidates(db: Kysely<Database>, dialect: DialectName, search: Se
   return rows.map((row) => candidateOf({ ...row, rank: ranks.get(row.id) ?? 0 }));
 }
 
+/**
+ * PostgreSQL, a page of matches in `popular` order past the ranked candidates: found, like the
+ * candidates, by walking the first `WALKED_PER_CANDIDATE × (from + count)` listings of the
+ * popular order and testing their text; undefined when that walk holds fewer matches than the
+ * page needs (the words are rarer than one listing in ten), and the caller reads every match.
+ * When the walk holds them, they are the same listings: the walk is the same order's head.
+ */
+async function walkedMatches(db: Kysely<Database>, search: Search, from: number, count: number): Promise<number[] | undefined> {
+  const tag = search.input.tag ? sql<boolean>`exists (select 1 from marketplace_listing_tags t where t.listing_id = l.id and t.tag = ${search.input.tag})` : sql<boolean>`true`;
+  const { rows } = await sql<{ id: number | string }>`select w.id from (
+      select l.id, l.installs, l.search from marketplace_listings l where ${visibleTo(search)} and ${tag}
+      order by l.installs desc, l.id desc limit ${WALKED_PER_CANDIDATE * (from + count)}) w
+    where ${matchesWords('postgres', LISTING_TEXT_INDEX, search.words, 'w')} order by w.installs desc, w.id desc limit ${count} offset ${from}`.execute(db);
+  return rows.length === count ? rows.map((row) => Number(row.id)) : undefined;
+}
+
 interface CandidateRow {
   id: number | string;
   installs: number | string;
@@ -195,8 +211,9 @@ async function relevancePage(db: Kysely<Database>, dialect: DialectName, search:
   }
   if (end > cap) {
     const from = Math.max(offset, cap);
-    const rest = await matches().select('l.id').orderBy('l.installs', 'desc').orderBy('l.id', 'desc').limit(end - from).offset(from).execute();
-    ids.push(...rest.map((row) => Number(row.id)));
+    const walked = dialect === 'postgres' ? await walkedMatches(db, search, from, end - from) : undefined;
+    const rest = walked ?? (await matches().select('l.id').orderBy('l.installs', 'desc').orderBy('l.id', 'desc').limit(end - from).offset(from).execute()).map((row) => Number(row.id));
+    ids.push(...rest);
   }
   const rows = ids.length === 0 ? [] : await selectListings(db).where('l.id', 'in', ids).execute();
   const byId = new Map<number, ListingRow>(rows.map((row) => [Number(row.id), row]));

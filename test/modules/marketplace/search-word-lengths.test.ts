@@ -6,6 +6,7 @@ import { beforeAll, expect, test } from 'vitest';
 import { useAppAndUser } from '../../helpers/app-user.js';
 import { blockMacro, call, MARKETPLACE_ENV, publish } from '../../helpers/marketplace.js';
 import { signUp, type SignedUpUser } from '../../helpers/users.js';
+import { searchListings } from '../../../src/modules/marketplace/search.js';
 
 const world = useAppAndUser({ env: MARKETPLACE_ENV });
 let other: SignedUpUser;
@@ -42,6 +43,28 @@ test('a word of one, two, three, four and more letters finds every listing it be
   expect(await found('autom')).toEqual(['auto']);
   expect(await found('au farmi')).toEqual(['auto']);
   expect(await found('ゲーム')).toEqual(['kana']);
+});
+
+test('past the ranked candidates, a rare word pages in popular order whether or not the walk down the popular order reaches its matches', async () => {
+  // Three old listings with the word, then 25 newer ones without it: all have 0 installs, so the
+  // popular order is newest first and the word's listings come last. With one ranked candidate,
+  // page 2 (PostgreSQL walks 20 listings, finds none, reads every match) and page 3 (it walks
+  // 30, which holds all three) must continue the same order.
+  const zebras: number[] = [];
+  for (const title of ['Zebra one', 'Zebra two', 'Zebra three', ...Array.from({ length: 25 }, (_, i) => `Filler ${i}`)]) {
+    const macro = await blockMacro(world.t.app, world.user);
+    world.t.clock.advance(1000);
+    const { id } = await publish(world.t.app, world.user, macro.id, { title, summary: 'Plain', tags: [] });
+    if (title.startsWith('Zebra')) zebras.push(id);
+  }
+  const ctx = { userId: other.id, keyId: null, sessionId: null, scopes: [], requestId: 'test', clientAddress: null };
+  const pages = [];
+  for (let page = 1; page <= 4; page++) {
+    const res = await searchListings(world.t.db.kysely, world.t.db.dialect, ctx, { q: 'zebra', page, page_size: 1 }, { rankedCandidates: 1 });
+    expect(res.total_rows).toBe(3);
+    pages.push(...res.rows.map((row) => row.id));
+  }
+  expect(pages).toEqual([...zebras].reverse());
 });
 
 test('words past every index answer 200 with what matches, a NUL 422, never a 500', async () => {
