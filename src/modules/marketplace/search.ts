@@ -82,9 +82,20 @@ function visibleTo({ ctx, input }: Search) {
 /** The tag and word conditions on `l`, or undefined when there are none. */
 function filtersOf(dialect: DialectName, { input, words }: Search, options: { filterOnly?: boolean } = {}) {
   const parts = [];
-  if (input.tag) parts.push(sql<boolean>`exists (select 1 from marketplace_listing_tags t where t.listing_id = l.id and t.tag = ${input.tag})`);
+  if (input.tag) parts.push(hasTag(input.tag));
   if (words.length > 0) parts.push(matchesWords(dialect, LISTING_TEXT_INDEX, words, 'l', options));
   return parts.length === 0 ? undefined : sql<boolean>`(${sql.join(parts, sql` and `)})`;
+}
+
+const hasTag = (tag: string) => sql<boolean>`exists (select 1 from marketplace_listing_tags t where t.listing_id = l.id and t.tag = ${tag})`;
+
+/**
+ * PostgreSQL: the first `limit` listings of the popular order the caller sees (with the tag),
+ * with their text, for a walk that tests their words (the candidates, and pages past them).
+ */
+function popularHead(search: Search, limit: number) {
+  const tag = search.input.tag ? hasTag(search.input.tag) : sql<boolean>`true`;
+  return sql`select l.id, l.installs, l.search from marketplace_listings l where ${visibleTo(search)} and ${tag} order by l.installs desc, l.id desc limit ${limit}`;
 }
 
 function where(query: ListingQuery, conditions: ReturnType<typeof visibleTo | typeof filtersOf>[]): ListingQuery {
@@ -141,12 +152,10 @@ async function candidates(db: Kysely<Database>, dialect: DialectName, search: Se
   const rank = rankOfRow(dialect, LISTING_TEXT_INDEX, search.words, 'c');
   if (rank) {
     // PostgreSQL ranks the candidates in the same statement, from the rows it has just read.
-    const tag = search.input.tag ? sql<boolean>`exists (select 1 from marketplace_listing_tags t where t.listing_id = l.id and t.tag = ${search.input.tag})` : sql<boolean>`true`;
+    const tag = search.input.tag ? hasTag(search.input.tag) : sql<boolean>`true`;
     const text = matchesWords(dialect, LISTING_TEXT_INDEX, search.words, 'l');
     const walked = await sql<CandidateRow>`select c.id, c.installs, ${rank} as rank from (
-        select w.id, w.installs, w.search from (
-          select l.id, l.installs, l.search from marketplace_listings l where ${visibleTo(search)} and ${tag}
-          order by l.installs desc, l.id desc limit ${WALKED_PER_CANDIDATE * cap}) w
+        select w.id, w.installs, w.search from (${popularHead(search, WALKED_PER_CANDIDATE * cap)}) w
         where ${matchesWords(dialect, LISTING_TEXT_INDEX, search.words, 'w')} order by w.installs desc, w.id desc limit ${cap}) c`.execute(db);
     if (walked.rows.length === cap) return walked.rows.map(candidateOf);
     const all = await sql<CandidateRow>`select c.id, c.installs, ${rank} as rank from (
@@ -172,10 +181,7 @@ async function candidates(db: Kysely<Database>, dialect: DialectName, search: Se
  * When the walk holds them, they are the same listings: the walk is the same order's head.
  */
 async function walkedMatches(db: Kysely<Database>, search: Search, from: number, count: number): Promise<number[] | undefined> {
-  const tag = search.input.tag ? sql<boolean>`exists (select 1 from marketplace_listing_tags t where t.listing_id = l.id and t.tag = ${search.input.tag})` : sql<boolean>`true`;
-  const { rows } = await sql<{ id: number | string }>`select w.id from (
-      select l.id, l.installs, l.search from marketplace_listings l where ${visibleTo(search)} and ${tag}
-      order by l.installs desc, l.id desc limit ${WALKED_PER_CANDIDATE * (from + count)}) w
+  const { rows } = await sql<{ id: number | string }>`select w.id from (${popularHead(search, WALKED_PER_CANDIDATE * (from + count))}) w
     where ${matchesWords('postgres', LISTING_TEXT_INDEX, search.words, 'w')} order by w.installs desc, w.id desc limit ${count} offset ${from}`.execute(db);
   return rows.length === count ? rows.map((row) => Number(row.id)) : undefined;
 }
