@@ -77,38 +77,50 @@ export async function firePasses(deps: FirePassDeps, jobs: RunningJob<ScheduleRo
     try {
       return [fireWindow(deps, job, now)];
     } catch (error) {
-      deps.log.error({ err: error, schedule: job.payload.id }, 'a schedule could not be fired; it is tried again when its lease lapses');
+      leftToLease(deps, job, error);
       return [];
     }
   });
   const failing = await failingStreaks(deps, windows.filter((w) => w.runs).map((w) => w.job.payload));
-  const planned: Planned[] = await Promise.all(
-    windows.map(async (window): Promise<Planned> => {
+  const plans = await Promise.all(
+    windows.map(async (window): Promise<Planned | undefined> => {
       if (failing.has(window.job.payload.id)) return { job: window.job, failing: true, occurrences: [], set: { enabled: 0, disabled_reason: 'failing', updated_at: now } };
-      const devices = await targetDevices(deps, window);
-      return { job: window.job, failing: false, occurrences: occurrencesOf(window, devices), set: nextFire(window, now) };
+      try {
+        const devices = await targetDevices(deps, window);
+        return { job: window.job, failing: false, occurrences: occurrencesOf(window, devices), set: nextFire(window, now) };
+      } catch (error) {
+        leftToLease(deps, window.job, error);
+        return undefined;
+      }
     }),
   );
+  const planned = plans.filter((plan): plan is Planned => plan !== undefined);
   // The leases are lost (a pass that outlived them): the next holder goes on from here.
   if (planned.length === 0 || jobs[0]?.signal.aborted) return;
-  let recorded: boolean;
+  let written: Planned[] = planned;
   try {
-    recorded = await write(deps, planned);
+    await write(deps, planned);
   } catch (error) {
     if (planned.length === 1) throw error;
     deps.log.warn({ err: error, schedules: planned.map((p) => p.job.payload.id) }, 'recording a batch of fire times failed; recording them one by one');
     const alone = await Promise.all(
       planned.map((plan) =>
-        write(deps, [plan]).catch((failure: unknown) => {
-          deps.log.error({ err: failure, schedule: plan.job.payload.id }, 'a schedule could not be fired; it is tried again when its lease lapses');
-          return false;
-        }),
+        write(deps, [plan]).then(
+          () => plan,
+          (failure: unknown) => leftToLease(deps, plan.job, failure),
+        ),
       ),
     );
-    recorded = alone.includes(true);
+    written = alone.filter((plan): plan is Planned => plan !== undefined);
   }
-  for (const plan of planned) if (plan.failing) deps.log.warn({ schedule: plan.job.payload.id }, 'schedule disabled: its last five runs failed');
-  if (recorded) deps.onRecorded?.();
+  for (const plan of written) if (plan.failing) deps.log.warn({ schedule: plan.job.payload.id }, 'schedule disabled: its last five runs failed');
+  if (written.some((plan) => plan.occurrences.some((row) => row.outcome === 'pending'))) deps.onRecorded?.();
+}
+
+/** A schedule this pass could not fire: its lease stays, and the pass is made again when it lapses. */
+function leftToLease(deps: FirePassDeps, job: RunningJob<ScheduleRow>, error: unknown): undefined {
+  deps.log.error({ err: error, schedule: job.payload.id }, 'a schedule could not be fired; it is tried again when its lease lapses');
+  return undefined;
 }
 
 function fireWindow(deps: FirePassDeps, job: RunningJob<ScheduleRow>, now: number): FireWindow {
@@ -154,10 +166,9 @@ function nextFire(window: FireWindow, now: number): Record<string, number | null
  * starts a run commits durably later, in the start job, and that commit flushes this one. No
  * database notification either (with thousands of schedules firing together, a NOTIFY per
  * pass serialised the commits): this process's start worker is woken directly (`onRecorded`),
- * the others find the rows at their next poll (SCHEDULER_POLL_MS). Answers whether any
- * occurrence waits for its start.
+ * the others find the rows at their next poll (SCHEDULER_POLL_MS).
  */
-async function write(deps: FirePassDeps, planned: Planned[]): Promise<boolean> {
+async function write(deps: FirePassDeps, planned: Planned[]): Promise<void> {
   const { db, clock } = deps;
   return db.kysely.transaction().execute(async (trx) => {
     if (db.dialect === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
@@ -170,7 +181,6 @@ async function write(deps: FirePassDeps, planned: Planned[]): Promise<boolean> {
       planned.map((plan) => ({ lease: plan.job.lease, set: plan.set })),
       clock.now(),
     );
-    return rows.some((row) => row.outcome === 'pending');
   });
 }
 
