@@ -2,11 +2,12 @@
 // to another version of that listing. A copy stays on its version until its owner chooses
 // (PUT /api/marketplace/installed/{id}); a refusal (the listing gone or hidden by the
 // operator) is shown in the service's words and changes nothing.
-import { Alert, Anchor, Button, Card, Group, Select, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAction, useAsync } from '../../lib/use-async';
+import { VersionSelect } from '../marketplace/ListingBits';
 import { getListing, moveInstalledCopy } from '../marketplace/marketplace-api';
 
 interface InstalledCopy {
@@ -48,14 +49,7 @@ export function InstalledCopyCard({ macro, onMoved }: { macro: InstalledCopy; on
       <ErrorAlert error={move.error} title="Not moved" />
       {l && others.length > 0 && (
         <Group align="flex-end" gap="sm">
-          <Select
-            label="Move to version"
-            w={220}
-            allowDeselect={false}
-            value={target}
-            onChange={(v) => v && setChosen(v)}
-            data={others.map((v) => ({ value: String(v.version), label: v.version === l.latest_version ? `Version ${v.version} (latest)` : `Version ${v.version}` }))}
-          />
+          <VersionSelect label="Move to version" versions={others} latest={l.latest_version} value={target} onChange={setChosen} />
           <Button onClick={() => void go()} loading={move.pending}>Move to version {target}</Button>
         </Group>
       )}

@@ -1,5 +1,6 @@
-// Small pieces the marketplace pages share: a listing's rating, its visibility, its tags.
-import { Badge, Group, Text } from '@mantine/core';
+// Small pieces the marketplace pages share: a listing's rating, its visibility, its tags, and
+// the choice of one of its versions (installing, and moving an installed copy).
+import { Badge, Group, Select, Text } from '@mantine/core';
 import type { Listing } from './marketplace-api';
 
 /** "4.6 ★ (12)" with a sentence for assistive technology; "No reviews" without any. */
@@ -26,5 +27,19 @@ export function Tags({ tags }: { tags: string[] }) {
     <Group gap={4}>
       {tags.map((tag) => <Badge key={tag} variant="outline" color="gray" tt="none" size="sm">{tag}</Badge>)}
     </Group>
+  );
+}
+
+/** A choice among a listing's versions, the latest marked; values are version numbers as text. */
+export function VersionSelect({ label, versions, latest, value, onChange }: { label: string; versions: { version: number }[]; latest: number; value: string | null; onChange: (version: string) => void }) {
+  return (
+    <Select
+      label={label}
+      w={220}
+      allowDeselect={false}
+      value={value}
+      onChange={(v) => v && onChange(v)}
+      data={versions.map((v) => ({ value: String(v.version), label: v.version === latest ? `Version ${v.version} (latest)` : `Version ${v.version}` }))}
+    />
   );
 }

@@ -1,7 +1,7 @@
 // One listing: what it does, the figures a person judges it by (installs, rating, how runs of
 // installed copies went over 30 days), its frozen versions, an install button with the
 // version to install, and its reviews.
-import { Alert, Anchor, Badge, Button, Card, Group, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -11,7 +11,7 @@ import { Time } from '../../components/Time';
 import { useAction, useAsync } from '../../lib/use-async';
 import { useSession } from '../../state/session';
 import { KindBadge } from '../macros/MacrosPage';
-import { Tags, Visibility } from './ListingBits';
+import { Tags, VersionSelect, Visibility } from './ListingBits';
 import { getListing, installListing, type ListingDetail } from './marketplace-api';
 import { ReviewsSection } from './ReviewsSection';
 
@@ -57,14 +57,7 @@ function InstallCard({ listing }: { listing: ListingDetail }) {
         </Alert>
       )}
       <Group align="flex-end" gap="sm">
-        <Select
-          label="Version"
-          w={220}
-          allowDeselect={false}
-          value={version}
-          onChange={(v) => v && setVersion(v)}
-          data={listing.versions.map((v) => ({ value: String(v.version), label: v.version === listing.latest_version ? `Version ${v.version} (latest)` : `Version ${v.version}` }))}
-        />
+        <VersionSelect label="Version" versions={listing.versions} latest={listing.latest_version} value={version} onChange={setVersion} />
         <Button onClick={() => void go()} loading={install.pending} disabled={listing.hidden_by_operator}>Install</Button>
         <Text size="sm" c="dimmed" maw={460}>
           {listing.hidden_by_operator ? 'The operator hid this listing: it cannot be installed.' : 'Makes a new macro in your account with this version’s code or program and its Default arguments.'}
