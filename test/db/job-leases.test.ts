@@ -4,7 +4,7 @@
 // lease is renewed and released only while it is held.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Db } from '../../src/db/database.js';
-import { claimDueJobs, completeJob, releaseLease, renewLease, updateWhileHeld } from '../../src/db/jobs/leases.js';
+import { claimDueJobs, completeJob, releaseLease, renewLease, renewLeases, updateWhileHeld } from '../../src/db/jobs/leases.js';
 import { createTestApp, type TestApp, type TestStorage } from '../helpers/app.js';
 import { ENGINE } from '../helpers/engine.js';
 import { queueRows, rowOf, testKind } from '../helpers/jobs.js';
@@ -123,6 +123,17 @@ describe('renewing and releasing', () => {
     const expired = NOW + 4_000 + kind.leaseMs;
     expect(await renewLease(t.db.kysely, kind, lease, expired)).toBe(false);
     expect(await rowOf(t.db.kysely, ids[0])).toMatchObject({ locked_by: 'long', locked_until: expired });
+  });
+
+  test("a batch's leases are renewed together; one lost makes the renewal answer false and the others still renewed", async () => {
+    const { kind, ids } = await freshQueue(3);
+    const leases = await claim(t.db, kind, 'batch', 3);
+    expect(await renewLeases(t.db.kysely, kind, leases, NOW + 4_000)).toBe(true);
+    for (const id of ids) expect(await rowOf(t.db.kysely, id)).toMatchObject({ locked_by: 'batch', locked_until: NOW + 4_000 + kind.leaseMs });
+    expect(await releaseLease(t.db.kysely, kind, leases[1]!, NOW + 4_001)).toBe(true);
+    expect(await renewLeases(t.db.kysely, kind, leases, NOW + 5_000)).toBe(false);
+    expect(await rowOf(t.db.kysely, ids[0])).toMatchObject({ locked_until: NOW + 5_000 + kind.leaseMs });
+    expect(await rowOf(t.db.kysely, ids[1])).toMatchObject({ locked_by: null, locked_until: null });
   });
 
   test('release gives the row back unchanged, only by its holder; afterwards the old lease holds nothing', async () => {

@@ -84,8 +84,30 @@ async function take(view: Kysely<LeaseView>, kind: AnyJobKind, rows: SelectQuery
 
 /** Extends a held lease by the kind's lease length from `now`; false when the lease was already lost. */
 export async function renewLease(db: Kysely<Database>, kind: AnyJobKind, lease: Lease, now: number): Promise<boolean> {
-  const result = await held(leaseView(db).updateTable(kind.table).set({ locked_until: now + kind.leaseMs }), lease, now).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return renewLeases(db, kind, [lease], now);
+}
+
+/** `renewLease` for the leases of a batch, one statement per claim token; false when any of them was already lost. */
+export async function renewLeases(db: Kysely<Database>, kind: AnyJobKind, leases: Lease[], now: number): Promise<boolean> {
+  let renewed = 0;
+  for (const [token, ids] of idsByToken(leases)) {
+    const result = await leaseView(db)
+      .updateTable(kind.table)
+      .set({ locked_until: now + kind.leaseMs })
+      .where('id', 'in', ids)
+      .where('locked_by', '=', token)
+      .where('locked_until', '>', now)
+      .executeTakeFirst();
+    renewed += Number(result.numUpdatedRows);
+  }
+  return renewed === leases.length;
+}
+
+/** A batch's lease ids by claim token (a batch is usually one claim, so one token). */
+function idsByToken(leases: Lease[]): Map<string, number[]> {
+  const byToken = new Map<string, number[]>();
+  for (const lease of leases) byToken.set(lease.token, [...(byToken.get(lease.token) ?? []), lease.id]);
+  return byToken;
 }
 
 /**
@@ -105,23 +127,19 @@ export async function completeJob<T extends QueueTable>(db: Kysely<Database>, ki
  */
 export async function completeJobs(db: Kysely<Database>, kind: AnyJobKind, jobs: { lease: Lease; set: Record<string, string | number | null> }[], now: number): Promise<number[]> {
   const written: number[] = [];
-  const byToken = new Map<string, typeof jobs>();
-  for (const job of jobs) byToken.set(job.lease.token, [...(byToken.get(job.lease.token) ?? []), job]);
-  for (const [token, held] of byToken) {
+  const setOf = new Map(jobs.map((job) => [job.lease.id, job.set]));
+  for (const [token, ids] of idsByToken(jobs.map((job) => job.lease))) {
+    const held = ids.map((id) => ({ id, set: setOf.get(id) as Record<string, string | number | null> }));
     const columns = [...new Set(held.flatMap((job) => Object.keys(job.set)))];
     const values: Record<string, unknown> = { locked_until: null, locked_by: null };
     for (const column of columns) {
-      const cases = held.filter((job) => column in job.set).map((job) => sql`when ${job.lease.id} then ${job.set[column]}`);
+      const cases = held.filter((job) => column in job.set).map((job) => sql`when ${job.id} then ${job.set[column]}`);
       values[column] = sql`case ${sql.ref('id')} ${sql.join(cases, sql` `)} else ${sql.ref(column)} end`;
     }
     const rows = await leaseView(db)
       .updateTable(kind.table)
       .set(values as never)
-      .where(
-        'id',
-        'in',
-        held.map((job) => job.lease.id),
-      )
+      .where('id', 'in', ids)
       .where('locked_by', '=', token)
       .where('locked_until', '>', now)
       .returning('id')

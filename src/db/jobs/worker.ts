@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import type { Clock } from '../../lib/clock.js';
 import type { Db } from '../database.js';
 import type { AnyJobKind, Lease, PayloadOf } from './kind.js';
-import { claimDueJobs, recoverLapsedJobs, releaseLease, renewLease } from './leases.js';
+import { claimDueJobs, recoverLapsedJobs, releaseLease, renewLeases } from './leases.js';
 
 export interface JobLog {
   info(object: object, message: string): void;
@@ -61,7 +61,9 @@ export class JobWorker<K extends AnyJobKind> {
   constructor(private readonly options: JobWorkerOptions<K>) {
     this.name = options.name ?? `${hostname()}:${process.pid}`;
     this.batchSize = options.handlers.runBatch ? (options.kind.batchSize ?? 1) : 1;
-    if (!options.handlers.runBatch && (options.kind.batchSize ?? 1) > 1) throw new Error(`job kind ${options.kind.name} batches its rows: its worker needs runBatch`);
+    if (Boolean(options.handlers.runBatch) !== Boolean(options.kind.payloads) || (!options.handlers.runBatch && (options.kind.batchSize ?? 1) > 1)) {
+      throw new Error(`job kind ${options.kind.name}: a worker takes batches (runBatch) exactly when its kind reads them (payloads)`);
+    }
   }
 
   /** Recovers lapsed leases, claims what is due now and runs it; resolves when those jobs end. Answers the rows claimed. For tests and tools. */
@@ -188,7 +190,7 @@ export class JobWorker<K extends AnyJobKind> {
     const renewal = kind.renewEveryMs === null ? undefined : setInterval(() => void this.renew(leases, abort), kind.renewEveryMs);
     try {
       if (handlers.runBatch) {
-        const payloads = await this.readPayloads(leases);
+        const payloads = await (kind.payloads as NonNullable<typeof kind.payloads>)(db.kysely, leases);
         const jobs = leases.flatMap((lease) => (payloads.has(lease.id) ? [{ lease, payload: payloads.get(lease.id) as PayloadOf<K>, signal: abort.signal }] : []));
         await Promise.all(leases.filter((lease) => !payloads.has(lease.id)).map((lease) => releaseLease(db.kysely, kind, lease, clock.now())));
         if (jobs.length > 0) await handlers.runBatch(jobs);
@@ -210,19 +212,11 @@ export class JobWorker<K extends AnyJobKind> {
     }
   }
 
-  private async readPayloads(leases: Lease[]): Promise<Map<number, unknown>> {
-    const { db, kind } = this.options;
-    if (kind.payloads) return kind.payloads(db.kysely, leases);
-    const read = await Promise.all(leases.map(async (lease) => [lease.id, await kind.payload(db.kysely, lease)] as const));
-    return new Map(read.filter(([, payload]) => payload !== undefined));
-  }
-
   /** Extends every lease of the job; one found lost aborts it (a batch's writes are each conditional on their own lease, so the rest is only retried). */
   private async renew(leases: Lease[], abort: AbortController): Promise<void> {
     const { db, clock, kind, log } = this.options;
     try {
-      const held = await Promise.all(leases.map((lease) => renewLease(db.kysely, kind, lease, clock.now())));
-      if (held.includes(false)) abort.abort(new Error(`${kind.name} lost its lease`));
+      if (!(await renewLeases(db.kysely, kind, leases, clock.now()))) abort.abort(new Error(`${kind.name} lost its lease`));
     } catch (error) {
       // The next renewal tries again; the lease is long enough for one to fail.
       log.warn({ err: error, job: kind.name, ids: leases.map((lease) => lease.id) }, 'renewing a lease failed');
