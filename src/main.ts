@@ -35,6 +35,9 @@ Commands:
                                          (runs and devices: SVC_API_KEY, SVC_BASE_URL; --json
                                          on each for scripts; 3 when the command failed)
   openapi                                print the OpenAPI document as JSON
+
+svc COMMAND [SUBCOMMAND] --help prints that command's help (no key or token needed).
+Ctrl-C ends runs, devices, code and admin with exit status 130.
 `;
 
 async function openConfiguredDatabase(config: LoadedConfig): Promise<Db> {
@@ -162,6 +165,15 @@ async function printOpenApi(config: LoadedConfig): Promise<void> {
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  // `svc COMMAND … --help` before any setting is read: no key, token or database needed.
+  const { asksForHelp, helpFor } = await import('./cli/help.js');
+  if (rest.length && asksForHelp(rest)) {
+    const help = helpFor(argv);
+    process.stdout.write(help === undefined ? USAGE : `${help}\n`);
+    if (help === undefined) process.exitCode = 2;
+    return;
+  }
+  if (command !== undefined && INTERRUPTIBLE.has(command)) (await import('./cli/interrupt.js')).exitOnInterrupt(process.stderr);
   const config = loadConfig();
   switch (command) {
     case 'serve':
@@ -192,9 +204,12 @@ async function main(argv: string[]): Promise<void> {
       return printOpenApi({ ...config, baseUrl: 'http://localhost:8080' });
     default:
       process.stdout.write(USAGE);
-      if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2;
+      if (command !== undefined && command !== 'help' && !asksForHelp([command])) process.exitCode = 2;
   }
 }
+
+/** Commands a person stops with Ctrl-C, which leave with 130; serve and worker shut down gracefully on it. */
+const INTERRUPTIBLE = new Set(['runs', 'devices', 'code', 'admin']);
 
 // The key commands keep 1 and 2 for a followed run's outcome (failed, stopped): any failure
 // of theirs leaves with 3.

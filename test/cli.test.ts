@@ -1,12 +1,16 @@
 // The real binary: `migrate`, and `serve` on the embedded default, including a graceful
-// shutdown that lets an in-flight request finish.
+// shutdown that lets an in-flight request finish; and the package's `svc` bin (bin/svc.js,
+// `npx svc`): only the command's output on stdout, each command's --help without a key, 130
+// after Ctrl-C, and what it says when the service is not built.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { createSvcClient } from '#svc-client';
 import { afterAll, describe, expect, test } from 'vitest';
+import { blockMacro, cloudDevice, keyFor, newUser, PROGRAMS, startService } from './clients/harness.js';
 
 const run = promisify(execFile);
 const dirs: string[] = [];
@@ -83,5 +87,99 @@ describe('svc serve', () => {
     } finally {
       child.kill('SIGKILL');
     }
+  });
+});
+
+interface Exit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A command run to its end, with its exit code (null when a signal ended it). */
+function exec(file: string, args: string[], env: Record<string, string | undefined>): Promise<Exit> {
+  return new Promise((resolve) => {
+    execFile(file, args, { env: { ...process.env, BASE_URL: '', ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number | null }).code ?? null) : 0, stdout, stderr });
+    });
+  });
+}
+
+const bin = (args: string[], env: Record<string, string | undefined> = {}) => exec('bin/svc.js', args, env);
+
+describe('the svc bin', () => {
+  test("any command's --help prints its help on stdout without a key, a token or a database", async () => {
+    const noKey = { SVC_API_KEY: '', ADMIN_TOKEN: '', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' };
+    const start = await bin(['runs', 'start', '--help'], noKey);
+    expect(start.code, start.stderr).toBe(0);
+    expect(start.stdout).toMatch(/^Usage: svc runs start --device ID --macro ID/);
+    expect(start.stdout).toContain('--args-json JSON');
+    expect(start.stdout).toContain('130 interrupted by Ctrl-C');
+    expect(start.stderr).toBe('');
+    // After other options too, and -h; each subcommand its own.
+    const list = await bin(['runs', 'list', '--status', 'failed', '-h'], noKey);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^Usage: svc runs list \[--status running\|completed\|failed\|stopped\]/);
+    expect((await bin(['devices', 'list', '--help'], noKey)).stdout).toMatch(/^Usage: svc devices list/);
+    expect((await bin(['code', 'push', '--help'], noKey)).stdout).toMatch(/^Usage: svc code hash DIR/);
+    expect((await bin(['admin', 'users', '--help'], noKey)).stdout).toMatch(/^Usage: svc admin users/);
+    // `serve --help` explains and exits; it does not start a server.
+    const serve = await bin(['serve', '--help'], noKey);
+    expect(serve.code).toBe(0);
+    expect(serve.stdout).toMatch(/^Usage: svc serve\n/);
+    // An unknown command with --help: the overview, and the usage error's status.
+    const unknown = await bin(['nonsense', '--help'], noKey);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toContain('Usage: svc <command>');
+  });
+
+  test('says how to build when dist/ is missing', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'bin'));
+    copyFileSync('bin/svc.js', join(dir, 'bin', 'svc.js'));
+    const result = await exec(process.execPath, [join(dir, 'bin', 'svc.js'), 'runs', 'list'], {});
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('the service is not built. Run `npm run build`');
+  });
+
+  describe('against the real service', () => {
+    test('`npx svc … --json` prints only the JSON on stdout; Ctrl-C while following leaves with 130 and the run goes on', async () => {
+      const world = await startService();
+      try {
+        const ada = await newUser(world);
+        const key = await keyFor(world, ada);
+        const device = await cloudDevice(world, ada);
+        const waits = await blockMacro(world, ada, 'Waits', PROGRAMS.waits);
+        const env = { SVC_API_KEY: key, SVC_BASE_URL: world.baseUrl };
+
+        // npx runs the checkout's own bin (`--no`: never install anything to do it).
+        const listed = await exec('npx', ['--no', 'svc', 'devices', 'list', '--json'], env);
+        expect(listed.code, listed.stderr).toBe(0);
+        expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: device, is_hosted: true })]);
+
+        const child = spawn('bin/svc.js', ['runs', 'start', '--device', String(device), '--macro', String(waits), '--follow'], { env: { ...process.env, BASE_URL: '', ...env } });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk) => (stdout += chunk));
+        child.stderr.on('data', (chunk) => (stderr += chunk));
+        const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+        try {
+          await expect.poll(() => stdout, { timeout: 20_000, interval: 50 }).toContain('waiting');
+          child.kill('SIGINT');
+          expect(await exited).toEqual({ code: 130, signal: null });
+          expect(stderr).toContain('Interrupted (Ctrl-C)');
+        } finally {
+          child.kill('SIGKILL');
+        }
+        // Ctrl-C stopped following, not the run.
+        const svc = createSvcClient({ apiKey: key, baseUrl: world.baseUrl });
+        const running = (await svc.executions.page({ status: 'running' })).rows.filter((run) => run.device_id === device);
+        expect(running).toHaveLength(1);
+        await svc.runs.stop(running[0].execution_id);
+      } finally {
+        await world.close();
+      }
+    }, 60_000);
   });
 });

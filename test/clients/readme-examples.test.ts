@@ -73,8 +73,8 @@ test('the command-line example runs as written: devices, a followed run that com
   script = fill(script, 'SVC_BASE_URL=http://localhost:8080', `SVC_BASE_URL=${world.baseUrl}`);
   script = fill(script, '--device 12', `--device ${device}`);
   script = fill(script, '--macro 7', `--macro ${macro}`);
-  // `npm run svc --` is `npm run build` (done before the tests) and then this.
-  script = fill(script, 'npm run svc --', `${process.execPath} dist/main.js`);
+  // As written: npx runs the checkout's own bin on the build made before the tests (`--no`: never install).
+  script = fill(script, 'npx svc', 'npx --no svc');
   const result = await run('bash', ['-euo', 'pipefail', '-c', script], { env: {} });
   expect(result.code, result.stderr).toBe(0);
   expect(result.stdout).toMatch(new RegExp(`^ID\\s+NAME\\s+KIND\\s+STATE\\s+PORT\\s+GROUP\\s+RUNS\\n${device}\\s+Cloud phone\\s+cloud\\s`));
