@@ -43,6 +43,17 @@ export async function authoring(w: World): Promise<void> {
   const log = page.getByRole('log', { name: 'Conversation with the agent' });
   const question = page.getByRole('region', { name: "The agent's question" });
   await expect.poll(() => question.isVisible(), { timeout: 30_000 }).toBe(true);
+  // The question once, where it is answered; not also as the conversation's last bubble.
+  const asked = 'Should the macro also check out, or stop with the beans in the cart?';
+  await expect.poll(() => question.getByText(asked).isVisible()).toBe(true);
+  expect(await page.getByText(asked, { exact: true }).count()).toBe(1);
+  // The session's macro and device by their names, not "macro #1" and "cloud device #8".
+  const sessionMacro = (await page.evaluate(async (id) => (await fetch(`/api/authoring/sessions/${id}`)).json(), sessionId)) as { macro_id: number };
+  const macroName = ((await page.evaluate(async (id) => (await fetch(`/api/macros/${id}`)).json(), sessionMacro.macro_id)) as { name: string }).name;
+  const details = page.getByRole('definition');
+  await expect.poll(() => details.getByRole('link', { name: macroName, exact: true }).isVisible()).toBe(true);
+  await expect.poll(() => details.getByText('Agent phone', { exact: true }).isVisible()).toBe(true);
+  expect(await page.getByText(/macro #\d|cloud device #\d/).count()).toBe(0);
   await expect.poll(() => log.getByText('Let me open the shop and look.').isVisible()).toBe(true);
   // The four tool calls are one folded line; the screen the console took is shown small.
   const fold = log.locator('summary', { hasText: '4 tool calls: app_open, device_screenshot, device_ui_tree, file_write' });
@@ -92,6 +103,8 @@ export async function authoring(w: World): Promise<void> {
   // The list: both sessions with their states and credits; the month's credits spent.
   await openFromNav(page, 'Authoring agent');
   await expect.poll(() => page.getByRole('row', { name: /Add the espresso beans to the cart\s+done\s+7/ }).isVisible()).toBe(true);
+  await expect.poll(() => page.getByRole('row', { name: /Add the espresso beans to the cart/ }).getByRole('cell').nth(3).getByRole('link', { name: macroName, exact: true }).isVisible()).toBe(true);
+  expect(await page.getByText(/macro #\d/).count()).toBe(0);
   await expect.poll(() => page.getByRole('row', { name: /change the language to German\s+stopped\s+0/ }).isVisible()).toBe(true);
   await expect.poll(() => page.getByText('993 of 1,000 left').isVisible()).toBe(true);
   await checkPage(page, 'authoring');
@@ -112,6 +125,8 @@ export async function authoringNotConfigured(w: World): Promise<void> {
       await expect.poll(() => page.getByText('Authoring is not configured on this server').isVisible()).toBe(true);
       await expect.poll(() => page.getByText(/AUTHOR_LLM_URL to an OpenAI-compatible chat-completions endpoint/).isVisible()).toBe(true);
       expect(await page.getByRole('button', { name: 'New session' }).isDisabled()).toBe(true);
+      // No credits card: there is no agent to spend them.
+      expect(await page.getByText('AI credits this month').count()).toBe(0);
       await checkPage(page, 'authoring-not-configured');
     } finally {
       await context.close();

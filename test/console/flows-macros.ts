@@ -39,6 +39,10 @@ export async function macros(w: World): Promise<void> {
   await page.keyboard.press('Escape');
 
   w.macros.python = await createMacro(page, 'Checkout flow', 'Python code');
+  // Headed by its name; its id (counted across every account) is not shown as if it were a count.
+  await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toMatch(/^Checkout flow/);
+  await expect.poll(() => page.getByText(/^Created .* · updated /).isVisible()).toBe(true);
+  expect(await page.getByText(new RegExp(`Macro ${w.macros.python}\\b`)).count()).toBe(0);
   await openFromNav(page, 'Macros');
   w.macros.block = await createMacro(page, 'Morning routine', 'Block program', '{"version": 1, "steps": [{"type": "open_app", "package": "com.example.mail"}]}');
 
@@ -92,9 +96,19 @@ export async function macros(w: World): Promise<void> {
 export async function code(w: World): Promise<void> {
   const { page } = w;
   await page.getByRole('textbox', { name: 'Filter by name' }).fill('checkout');
+  const consoleErrors: string[] = [];
+  const onConsole = (message: { type(): string; text(): string }) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  };
+  page.on('console', onConsole);
   await page.getByRole('link', { name: 'Checkout flow' }).click();
   await page.getByRole('tab', { name: 'Code' }).click();
   await expect.poll(() => page.getByText('No code yet').isVisible()).toBe(true);
+  await page.waitForLoadState('networkidle');
+  page.off('console', onConsole);
+  // The 404 of code-state is read as "No code yet": the page logs nothing of its own. (Chromium
+  // itself logs a line for any 4xx a fetch receives; only the API answering 200 would avoid it.)
+  expect(consoleErrors.filter((text) => !/^Failed to load resource: the server responded with a status of 404/.test(text))).toEqual([]);
   const upload = page.getByRole('button', { name: 'Upload code' });
   const chooser = page.locator('input[type=file]');
   // A file that is not a zip is refused in the page, in words.
@@ -125,7 +139,7 @@ export async function code(w: World): Promise<void> {
     mkdirSync(join(dir, 'src'));
     writeFileSync(join(dir, 'src/app.py'), 'from svc_device import device\n\ndevice.open_app("com.example.shop")\n');
     writeFileSync(join(dir, 'src/steps.py'), 'STEPS = ["cart", "pay"]\n');
-    await run(process.execPath, ['dist/main.js', 'code', 'push', dir, '--macro', String(w.macros.python)], {
+    await run(process.execPath, ['bin/svc.js', 'code', 'push', dir, '--macro', String(w.macros.python)], {
       env: { ...process.env, BASE_URL: '', DATABASE_URL: '', REDIS_URL: '', SECRET_KEY: '', SVC_BASE_URL: w.base, SVC_API_KEY: w.key },
     });
   } finally {

@@ -3,8 +3,9 @@
 // versions, installs version 1, writes and then changes a review, moves the installed copy to
 // version 2 from its macro page (and is refused in words once the operator hid the listing),
 // and on "My listings" sees a publication refused for a secret (file and line named, the
-// secret never shown), publishes a macro, is told a new version with nothing changed is
-// refused, and hides the listing.
+// secret never shown), publishes a macro, sees its own listing without an Install button, is
+// told a new version with nothing changed is refused, and hides the listing. The listing's
+// "Marketplace" link in its header is underlined (not told apart by colour alone).
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { snapshotBody } from '../helpers/zip.js';
@@ -65,6 +66,9 @@ export async function marketplace(w: World): Promise<void> {
   await page.getByRole('textbox', { name: 'Search listings' }).fill('inbox');
   await page.getByRole('link', { name: 'Inbox zero' }).click();
   await page.waitForURL(/\/marketplace\/\d+$/);
+  // The way back sits in a line of text ("Marketplace · by Grace"): underlined, not only coloured.
+  const back = page.getByRole('main').getByRole('link', { name: 'Marketplace', exact: true });
+  await expect.poll(() => back.evaluate((a) => (globalThis as unknown as { getComputedStyle(e: unknown): { textDecorationLine: string } }).getComputedStyle(a).textDecorationLine)).toBe('underline');
   const trust = page.getByRole('group', { name: 'Trust signals' });
   await expect.poll(() => trust.innerText()).toMatch(/Installs\s*0[\s\S]*no reviews yet[\s\S]*Runs, last 30 days\s*0/);
   await expect.poll(() => page.getByRole('table', { name: 'Versions' }).getByRole('row').count()).toBe(3);
@@ -145,6 +149,14 @@ export async function marketplace(w: World): Promise<void> {
   await dialog.getByRole('button', { name: 'Publish' }).click();
   const row = page.getByRole('row', { name: /Morning routine/ });
   await expect.poll(() => row.innerText()).toMatch(/Block · version 1 · Opens the mail app[\s\S]*\s0\s*No reviews\s*Listed/);
+  // Its own listing, as its author sees it: nothing to install.
+  await row.getByRole('link', { name: 'Morning routine' }).click();
+  await page.waitForURL(/\/marketplace\/\d+$/);
+  await expect.poll(() => page.getByText('This is your listing: it was published from one of your macros').isVisible()).toBe(true);
+  expect(await page.getByRole('button', { name: 'Install', exact: true }).count()).toBe(0);
+  await checkPage(page, 'marketplace-own-listing');
+  await page.getByRole('link', { name: 'My listings', exact: true }).first().click();
+  await page.waitForURL(/\/marketplace\/mine$/);
   await row.getByRole('button', { name: 'New version of Morning routine' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Publish version' }).click();
   await expect.poll(() => page.getByRole('dialog').getByRole('alert').innerText()).toMatch(/No new version[\s\S]*the same as in the latest version/);

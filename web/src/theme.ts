@@ -53,6 +53,8 @@ export const cssVariables: CSSVariablesResolver = () => ({
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-placeholder': 'var(--mantine-color-gray-6)',
     '--mantine-color-anchor': 'var(--mantine-color-indigo-8)',
+    // A field's error and the text of a field in error: Mantine's red 6 has 3.3:1 on white.
+    '--mantine-color-error': TEXT_ON_TINT.red,
     '--mantine-color-body': '#ffffff',
   },
   dark: {},

@@ -11,6 +11,7 @@ import { pageFrom } from '../../components/Pager';
 import { type Column, ResourceTable } from '../../components/ResourceTable';
 import { Time } from '../../components/Time';
 import { useAsync } from '../../lib/use-async';
+import { allMacros } from '../macros/macros-api';
 import { type AuthoringSession, isUnavailable, listSessions, readCredits } from './authoring-api';
 import { CreditsCard } from './CreditsCard';
 import { NotConfigured } from './NotConfigured';
@@ -19,11 +20,11 @@ import { StartSessionModal } from './StartSessionModal';
 
 const PAGE_SIZE = 25;
 
-const COLUMNS: Column<AuthoringSession>[] = [
+const columns = (macroName: (id: number) => string): Column<AuthoringSession>[] => [
   { header: 'Goal', maxWidth: 420, cell: (s) => <Anchor component={Link} to={`/authoring/${s.id}`}>{s.goal.split('\n')[0]}</Anchor> },
   { header: 'State', cell: (s) => <SessionState session={s} /> },
   { header: 'Credits', cell: (s) => <Text size="sm">{s.credits_used}</Text> },
-  { header: 'Macro', cell: (s) => (s.macro_id === null ? <Text size="sm">—</Text> : <Anchor component={Link} to={`/macros/${s.macro_id}`} size="sm">macro #{s.macro_id}</Anchor>) },
+  { header: 'Macro', cell: (s) => (s.macro_id === null ? <Text size="sm">—</Text> : <Anchor component={Link} to={`/macros/${s.macro_id}`} size="sm">{macroName(s.macro_id)}</Anchor>) },
   { header: 'Started', cell: (s) => <Text size="sm"><Time value={s.created_at} /></Text> },
 ];
 
@@ -31,6 +32,9 @@ export function AuthoringPage() {
   const page = pageFrom(useLocation().query);
   const sessions = useAsync(() => listSessions({ page, page_size: PAGE_SIZE }), [page]);
   const credits = useAsync(readCredits, []);
+  const macros = useAsync(allMacros, []);
+  // The macro's name, not its id (ids count across every account); "a deleted macro" once it is gone.
+  const macroName = (id: number) => macros.data?.find((m) => m.id === id)?.name ?? (macros.data ? 'a deleted macro' : '…');
   const [open, setOpen] = useState(false);
   const unavailable = isUnavailable(sessions.error);
   const start = (
@@ -46,15 +50,20 @@ export function AuthoringPage() {
         actions={start}
       />
       {unavailable && <NotConfigured error={sessions.error} />}
-      <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg" mb="lg">
-        {credits.data && <CreditsCard credits={credits.data} />}
-      </SimpleGrid>
-      <ErrorAlert error={credits.error} title="Could not read the AI credits" />
+      {/* Credits mean nothing while there is no agent to spend them. */}
+      {!unavailable && !sessions.loading && (
+        <>
+          <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg" mb="lg">
+            {credits.data && <CreditsCard credits={credits.data} />}
+          </SimpleGrid>
+          <ErrorAlert error={credits.error} title="Could not read the AI credits" />
+        </>
+      )}
       {!unavailable && (
         <ResourceTable
           noun="session"
           list={sessions}
-          columns={COLUMNS}
+          columns={columns(macroName)}
           rowKey={(s) => s.id}
           minWidth={820}
           errorTitle="Could not load the sessions"

@@ -7,13 +7,25 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { Time } from '../../components/Time';
-import { useAction } from '../../lib/use-async';
-import { answerSession, type AuthoringSession, isLive, isUnavailable, stopSession } from './authoring-api';
+import { useAction, useAsync } from '../../lib/use-async';
+import { getMacro } from '../macros/macros-api';
+import { answerSession, type AuthoringMessage, type AuthoringSession, cloudDevices, isLive, isUnavailable, stopSession } from './authoring-api';
 import { Conversation } from './Conversation';
 import { InstallCard } from './InstallCard';
 import { NotConfigured } from './NotConfigured';
 import { SessionState } from './SessionState';
 import { useFollow } from './use-follow';
+
+/**
+ * The conversation without the agent's last words when they are the question waiting for an
+ * answer: the question is shown once, in the answer box below.
+ */
+export function withoutOpenQuestion(messages: AuthoringMessage[], session: AuthoringSession): AuthoringMessage[] {
+  if (session.state !== 'waiting_for_answer' || !session.question) return messages;
+  const last = messages.findLastIndex((m) => m.role !== 'tool');
+  if (last === -1 || messages[last].role === 'user' || messages[last].text.trim() !== session.question.trim()) return messages;
+  return messages.filter((_, i) => i !== last);
+}
 
 export function SessionPage({ params }: { params: Record<string, string> }) {
   const id = Number(params.id);
@@ -37,7 +49,7 @@ export function SessionPage({ params }: { params: Record<string, string> }) {
         <div>
           <Card>
             <Title order={2} fz="md" mb="md">Conversation</Title>
-            <Conversation messages={followed.messages} thumbnails={followed.thumbnails} />
+            <Conversation messages={withoutOpenQuestion(followed.messages, session)} thumbnails={followed.thumbnails} />
             {session.state === 'waiting_for_answer' && session.question && <AnswerForm session={session} onAnswered={followed.update} />}
           </Card>
         </div>
@@ -53,13 +65,18 @@ export function SessionPage({ params }: { params: Record<string, string> }) {
 }
 
 function Details({ session }: { session: AuthoringSession }) {
+  // Names, not ids: ids count across every account, so "macro #1" says nothing to a person.
+  const macro = useAsync(() => (session.macro_id === null ? Promise.resolve(null) : getMacro(session.macro_id)), [session.macro_id]);
+  const devices = useAsync(cloudDevices, []);
+  const device = session.device_id === null ? 'none' : (devices.data?.find((d) => d.id === session.device_id)?.name ?? (devices.data ? 'a deleted device' : '…'));
+  const macroName = macro.data?.name ?? (macro.error ? 'a deleted macro' : '…');
   return (
     <Card>
       <DataList labelWidth={110}>
         <DataList.Item><DataList.ItemLabel>State</DataList.ItemLabel><DataList.ItemValue><SessionState session={session} /></DataList.ItemValue></DataList.Item>
         {session.state_message && <DataList.Item><DataList.ItemLabel>Why</DataList.ItemLabel><DataList.ItemValue><Text size="sm">{session.state_message}</Text></DataList.ItemValue></DataList.Item>}
-        <DataList.Item><DataList.ItemLabel>Device</DataList.ItemLabel><DataList.ItemValue>{session.device_id === null ? 'none' : `cloud device #${session.device_id}`}</DataList.ItemValue></DataList.Item>
-        <DataList.Item><DataList.ItemLabel>Macro</DataList.ItemLabel><DataList.ItemValue>{session.macro_id === null ? 'deleted' : <Anchor component={Link} to={`/macros/${session.macro_id}`} size="sm">macro #{session.macro_id}</Anchor>}</DataList.ItemValue></DataList.Item>
+        <DataList.Item><DataList.ItemLabel>Device</DataList.ItemLabel><DataList.ItemValue>{device}</DataList.ItemValue></DataList.Item>
+        <DataList.Item><DataList.ItemLabel>Macro</DataList.ItemLabel><DataList.ItemValue>{session.macro_id === null ? 'deleted' : <Anchor component={Link} to={`/macros/${session.macro_id}`} size="sm">{macroName}</Anchor>}</DataList.ItemValue></DataList.Item>
         <DataList.Item><DataList.ItemLabel>Credits spent</DataList.ItemLabel><DataList.ItemValue>{String(session.credits_used)}</DataList.ItemValue></DataList.Item>
         <DataList.Item><DataList.ItemLabel>Started</DataList.ItemLabel><DataList.ItemValue><Time value={session.created_at} /></DataList.ItemValue></DataList.Item>
       </DataList>

@@ -7,7 +7,8 @@ import { ApiError, unwrap } from '../../api/errors';
 import type { BodyOf, QueryOf } from '../../api/types';
 import { buildZip } from '../../lib/zip-write';
 import { readZipTree, toBase64 } from '../../lib/zip-tree';
-import { uploadCode } from '../macros/macros-api';
+import { allDevices } from '../devices/devices-api';
+import { allMacros, uploadCode } from '../macros/macros-api';
 
 const at = (id: number) => ({ params: { path: { id } } });
 export const listSessions = (query: QueryOf<'/api/authoring/sessions', 'get'> = {}) => unwrap(api.GET('/api/authoring/sessions', { params: { query } }));
@@ -19,10 +20,10 @@ export const answerSession = (id: number, answer: string) => unwrap(api.POST('/a
 export const stopSession = (id: number) => unwrap(api.POST('/api/authoring/sessions/{id}/stop', at(id)));
 export const readCredits = () => unwrap(api.GET('/api/billing/credits'));
 
-/** Your cloud devices (the first 200), for the session's device choice. */
-export const cloudDevices = () => unwrap(api.GET('/api/emulator/devices', { params: { query: { page_size: 200 } } })).then((answer) => answer.rows.filter((d) => d.is_hosted));
-/** Your code macros (the first 200): where a finished session's files can be installed. */
-export const codeMacros = () => unwrap(api.GET('/api/macros', { params: { query: { page_size: 200 } } })).then((answer) => answer.rows.filter((m) => m.kind === 'python'));
+/** Your cloud devices (every page), for the session's device choice. */
+export const cloudDevices = () => allDevices().then((rows) => rows.filter((d) => d.is_hosted));
+/** Your code macros (every page): where a finished session's files can be installed. */
+export const codeMacros = () => allMacros().then((rows) => rows.filter((m) => m.kind === 'python'));
 
 /** A small picture of the device's screen now (JPEG, longest edge 240 px). */
 export const screenThumbnail = async (deviceId: number): Promise<string> =>

@@ -3,6 +3,7 @@
 import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import type { BodyOf, QueryOf } from '../../api/types';
+import { allPages } from '../../lib/paging';
 
 export const listDevices = (query: QueryOf<'/api/emulator/devices', 'get'> = {}) => unwrap(api.GET('/api/emulator/devices', { params: { query } }));
 export const createLocalDevice = (body: BodyOf<'/api/emulator/devices', 'post'>) => unwrap(api.POST('/api/emulator/devices', { body }));
@@ -17,5 +18,9 @@ export const updateGroup = (id: number, body: BodyOf<'/api/emulator/groups/{id}'
   unwrap(api.PUT('/api/emulator/groups/{id}', { params: { path: { id } }, body }));
 export const deleteGroup = (id: number) => unwrap(api.DELETE('/api/emulator/groups/{id}', { params: { path: { id } } }));
 
-/** The first 200 of each, for choices in forms and filters and for names in rows. */
-export const CHOICES_PAGE = 200;
+type ListQuery<P extends '/api/emulator/devices' | '/api/emulator/groups'> = Omit<QueryOf<P, 'get'>, 'page' | 'page_size'>;
+
+/** Every device, all pages: for choices in forms and filters and for names in rows. */
+export const allDevices = (query: ListQuery<'/api/emulator/devices'> = {}) => allPages((page) => listDevices({ ...query, ...page }));
+/** Every group, all pages. */
+export const allGroups = (query: ListQuery<'/api/emulator/groups'> = {}) => allPages((page) => listGroups({ ...query, ...page }));

@@ -1,9 +1,9 @@
 // Names for the ids in device rows and choices for the forms: the user's groups and macros,
-// the first 200 of each.
+// every page of each.
 import type { DeviceGroup, Macro } from '../../api/types';
 import { useAsync } from '../../lib/use-async';
-import { listMacros } from '../macros/macros-api';
-import { CHOICES_PAGE, listGroups } from './devices-api';
+import { allMacros } from '../macros/macros-api';
+import { allGroups } from './devices-api';
 
 export interface Lookups {
   groups: DeviceGroup[];
@@ -13,11 +13,11 @@ export interface Lookups {
 }
 
 export async function loadGroups(): Promise<DeviceGroup[]> {
-  return (await listGroups({ page_size: CHOICES_PAGE, sort: 'name' })).rows;
+  return allGroups({ sort: 'name' });
 }
 
 export async function loadMacros(): Promise<Macro[]> {
-  return (await listMacros({ page_size: CHOICES_PAGE })).rows;
+  return allMacros();
 }
 
 export function useLookups(): Lookups & { reload(): void } {
@@ -29,7 +29,7 @@ export function useLookups(): Lookups & { reload(): void } {
     groups: g,
     macros: m,
     groupName: (id) => (id === undefined ? undefined : (g.find((x) => x.id === id)?.name ?? `Group ${id}`)),
-    macroName: (id) => (id === undefined ? undefined : (m.find((x) => x.id === id)?.name ?? `Macro ${id}`)),
+    macroName: (id) => (id === undefined ? undefined : (m.find((x) => x.id === id)?.name ?? `macro ${id}`)),
     reload: () => {
       groups.reload();
       macros.reload();

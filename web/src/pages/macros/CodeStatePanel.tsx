@@ -57,7 +57,7 @@ function PushHowTo({ macroId }: { macroId: number }) {
       <Text size="sm" c="dimmed" mb="sm">
         The service takes code as a snapshot of a folder. From the project folder, with a key that has the macros:run scope:
       </Text>
-      <Code block>{`export SVC_API_KEY=svc_…   # a key with macros:run\nexport SVC_BASE_URL=${window.location.origin}\nnpm run svc -- code push ./my-macro --macro ${macroId}`}</Code>
+      <Code block>{`export SVC_API_KEY=svc_…   # a key with macros:run\nexport SVC_BASE_URL=${window.location.origin}\nnpx svc code push ./my-macro --macro ${macroId}`}</Code>
       <Text size="sm" c="dimmed" mt="sm">
         The entry file is src/app.py, else any main.py, else the first .py file (choose one with --entry). Pushing the same tree again changes nothing.
       </Text>

@@ -38,7 +38,8 @@ export function MacroPage({ params }: { params: Record<string, string> }) {
       <PageHeader
         eyebrow={back}
         title={<Group gap="sm" component="span">{m.name} <KindBadge kind={m.kind} /></Group>}
-        description={<>Macro {m.id} · created <Time value={m.created_at} /> · updated <Time value={m.updated_at} /></>}
+        // Not its id: ids are counted across every account, so "Macro 3" would read as a count.
+        description={<>Created <Time value={m.created_at} /> · updated <Time value={m.updated_at} /></>}
         actions={
           <Confirm
             title="Delete this macro?"

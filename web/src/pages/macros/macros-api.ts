@@ -4,9 +4,12 @@
 import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import type { BodyOf, QueryOf } from '../../api/types';
+import { allPages } from '../../lib/paging';
 import type { Schema } from '../../lib/schema-check';
 
 export const listMacros = (query: QueryOf<'/api/macros', 'get'> = {}) => unwrap(api.GET('/api/macros', { params: { query } }));
+/** Every macro, all pages: for choices in forms and names in rows. */
+export const allMacros = () => allPages((page) => listMacros(page));
 export const getMacro = (id: number) => unwrap(api.GET('/api/macros/{id}', { params: { path: { id } } }));
 export const createMacro = (body: BodyOf<'/api/macros', 'post'>) => unwrap(api.POST('/api/macros', { body }));
 export const updateMacro = (id: number, body: BodyOf<'/api/macros/{id}', 'put'>) => unwrap(api.PUT('/api/macros/{id}', { params: { path: { id } }, body }));

@@ -3,6 +3,7 @@
 import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import type { BodyOf } from '../../api/types';
+import { allDevices } from '../devices/devices-api';
 
 export const listMaps = () => unwrap(api.GET('/api/maps')).then((answer) => answer.items);
 export const getMap = (pkg: string) => unwrap(api.GET('/api/maps/{package}', { params: { path: { package: pkg } } }));
@@ -10,8 +11,8 @@ export const deleteMap = (pkg: string) => unwrap(api.DELETE('/api/maps/{package}
 export const startExploration = (body: BodyOf<'/api/maps/explorations', 'post'>) => unwrap(api.POST('/api/maps/explorations', { body }));
 export const getExploration = (id: number) => unwrap(api.GET('/api/maps/explorations/{id}', { params: { path: { id } } }));
 export const stopExploration = (id: number) => unwrap(api.POST('/api/maps/explorations/{id}/stop', { params: { path: { id } } }));
-/** Your cloud devices (the first 200), for the exploration's device choice. */
-export const cloudDevices = () => unwrap(api.GET('/api/emulator/devices', { params: { query: { page_size: 200 } } })).then((answer) => answer.rows.filter((d) => d.is_hosted));
+/** Your cloud devices (every page), for the exploration's device choice. */
+export const cloudDevices = () => allDevices().then((rows) => rows.filter((d) => d.is_hosted));
 
 export const thumbnailUrl = (imageId: string) => `/api/images/${imageId}/content`;
 

@@ -67,6 +67,17 @@ function InstallCard({ listing }: { listing: ListingDetail }) {
   );
 }
 
+/** An author does not install their own listing: the macro it was published from is theirs already. */
+function OwnListingNote() {
+  return (
+    <Card p="md" mb="lg">
+      <Text size="sm">
+        This is your listing: it was published from one of your macros, so there is nothing to install. New versions and hiding it are on <Anchor component={Link} to="/marketplace/mine" inherit underline="always">My listings</Anchor>.
+      </Text>
+    </Card>
+  );
+}
+
 function Versions({ listing }: { listing: ListingDetail }) {
   return (
     <Card p={0} mb="lg">
@@ -104,7 +115,8 @@ export function ListingPage({ params }: { params: Record<string, string> }) {
   return (
     <>
       <PageHeader
-        eyebrow={<><Anchor component={Link} to="/marketplace" size="sm">Marketplace</Anchor> · by {l.author.name}</>}
+        // Underlined: inside a line of text a link must not be told apart by colour alone.
+        eyebrow={<><Anchor component={Link} to="/marketplace" size="sm" underline="always">Marketplace</Anchor> · by {l.author.name}</>}
         title={l.title}
         description={l.summary}
         actions={mine ? <Button component={Link} to="/marketplace/mine" variant="default">Manage in My listings</Button> : undefined}
@@ -116,7 +128,7 @@ export function ListingPage({ params }: { params: Record<string, string> }) {
         <Tags tags={l.tags} />
       </Group>
       <TrustFigures listing={l} />
-      <InstallCard listing={l} />
+      {mine ? <OwnListingNote /> : <InstallCard listing={l} />}
       {l.description && (
         <Card p="md" mb="lg">
           <Title order={2} fz={17} mb="xs">About</Title>

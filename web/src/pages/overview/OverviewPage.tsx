@@ -65,7 +65,7 @@ export function OverviewPage() {
         <Card>
           <Title order={2} fz="md" mb="xs">Push a Python macro's code</Title>
           <Text size="sm" c="dimmed" mb="sm">Code reaches the service from your machine with the command line, using a key with the macros:run scope:</Text>
-          <Code block>{`export SVC_API_KEY=svc_…        # a key with macros:run\nexport SVC_BASE_URL=${window.location.origin}\nnpm run svc -- code push ./my-macro --macro 12`}</Code>
+          <Code block>{`export SVC_API_KEY=svc_…        # a key with macros:run\nexport SVC_BASE_URL=${window.location.origin}\nnpx svc code push ./my-macro --macro 12`}</Code>
           <Text size="sm" c="dimmed" mt="sm">The macro's page then shows the snapshot: its hash, entry file and size.</Text>
         </Card>
       </SimpleGrid>

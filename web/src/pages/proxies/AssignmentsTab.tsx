@@ -7,10 +7,10 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { PlusIcon, ProxyIcon } from '../../components/icons';
 import { pageFrom } from '../../components/Pager';
 import { type Column, ResourceTable } from '../../components/ResourceTable';
-import { pageLocally } from '../../lib/paging';
+import { allPages, pageLocally } from '../../lib/paging';
 import { Time } from '../../components/Time';
 import { useAction, useAsync } from '../../lib/use-async';
-import { CHOICES_PAGE, listDevices } from '../devices/devices-api';
+import { allDevices } from '../devices/devices-api';
 import { ConnectionInfoModal } from './ConnectionInfoModal';
 import { assignProxy, listAssignments, listProxies, unassignProxy } from './proxies-api';
 import { proxyName } from './ProxyListTab';
@@ -69,8 +69,8 @@ export function AssignmentsTab() {
 }
 
 function AssignModal({ opened, onClose, onAssigned }: { opened: boolean; onClose: () => void; onAssigned: () => void }) {
-  const proxies = useAsync(() => (opened ? listProxies({ page_size: CHOICES_PAGE }) : Promise.resolve(null)), [opened]);
-  const devices = useAsync(() => (opened ? listDevices({ page_size: CHOICES_PAGE }) : Promise.resolve(null)), [opened]);
+  const proxies = useAsync(() => (opened ? allPages(listProxies) : Promise.resolve(null)), [opened]);
+  const devices = useAsync(() => (opened ? allDevices() : Promise.resolve(null)), [opened]);
   const [proxyId, setProxyId] = useState<string | null>(null);
   const [deviceId, setDeviceId] = useState<string | null>(null);
   const [sessionType, setSessionType] = useState<'sticky' | 'rotating'>('sticky');
@@ -88,8 +88,8 @@ function AssignModal({ opened, onClose, onAssigned }: { opened: boolean; onClose
       <form onSubmit={submit} noValidate>
         <Stack>
           <ErrorAlert error={assign.error ?? proxies.error ?? devices.error} title="Not assigned" />
-          <Select label="Device" required searchable value={deviceId} onChange={setDeviceId} data={(devices.data?.rows ?? []).map((d) => ({ value: String(d.id), label: d.name }))} data-autofocus />
-          <Select label="Proxy" required searchable value={proxyId} onChange={setProxyId} data={(proxies.data?.rows ?? []).map((p) => ({ value: String(p.id), label: `${proxyName(p)} (${p.status})` }))} />
+          <Select label="Device" required searchable value={deviceId} onChange={setDeviceId} data={(devices.data ?? []).map((d) => ({ value: String(d.id), label: d.name }))} data-autofocus />
+          <Select label="Proxy" required searchable value={proxyId} onChange={setProxyId} data={(proxies.data ?? []).map((p) => ({ value: String(p.id), label: `${proxyName(p)} (${p.status})` }))} />
           <Select label="Session" allowDeselect={false} value={sessionType} onChange={(v) => setSessionType(v === 'rotating' ? 'rotating' : 'sticky')} data={[{ value: 'sticky', label: 'Sticky' }, { value: 'rotating', label: 'Rotating' }]} />
           <Group justify="flex-end"><Button variant="default" onClick={onClose}>Cancel</Button><Button type="submit" loading={assign.pending} disabled={!proxyId || !deviceId}>Assign</Button></Group>
         </Stack>

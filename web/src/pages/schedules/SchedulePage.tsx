@@ -1,6 +1,8 @@
-// One schedule: its rule and next five fire times in its own zone, and what happened at each
-// fire time on each device, newest first, with a link to the run it started.
-import { Anchor, Card, Group, Text } from '@mantine/core';
+// One schedule: its rule in words and its next five fire times in its own zone, and what
+// happened at each fire time on each device, newest first, with a link to the run it started.
+// It follows the schedule while the tab is visible (a poll every 5 s: the console has no push
+// for schedules), so an occurrence appears without a reload.
+import { Anchor, Card, Group, List, Text } from '@mantine/core';
 import type { ScheduleOccurrence } from '../../api/types';
 import { Link, useLocation } from '../../app/router';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -11,16 +13,21 @@ import { pageFrom } from '../../components/Pager';
 import { type Column, ResourceTable } from '../../components/ResourceTable';
 import { StatusBadge } from '../../components/StatusBadge';
 import { exactTime } from '../../components/Time';
+import { describeCron, fireTime } from '../../lib/fire-time';
 import { useAsync } from '../../lib/use-async';
+import { usePollWhileVisible } from '../../lib/use-poll';
 import { getSchedule, listOccurrences } from './schedules-api';
-import { useScheduleChoices } from './schedule-choices';
+import { type ScheduleChoices, useScheduleChoices } from './schedule-choices';
 import { scheduleState } from './SchedulesPage';
 
 const OUTCOME_COLORS: Record<string, string> = { started: 'completed', skipped: 'stopped', missed: 'failed' };
 
-const COLUMNS: Column<ScheduleOccurrence>[] = [
-  { header: 'Fire time', cell: (o) => <Text size="sm">{exactTime(o.fire_at)}</Text> },
-  { header: 'Device', cell: (o) => <Text size="sm">{o.device_id !== undefined ? `#${o.device_id}` : '—'}</Text> },
+/** How often the page reads the schedule and its occurrences again while it is visible. */
+const POLL_MS = 5000;
+
+const columns = (timezone: string, choices: ScheduleChoices): Column<ScheduleOccurrence>[] => [
+  { header: 'Fire time', cell: (o) => <Text size="sm" title={exactTime(o.fire_at)}>{fireTime(o.fire_at, timezone)}</Text> },
+  { header: 'Device', cell: (o) => <Text size="sm">{o.device_id !== undefined ? choices.deviceName(o.device_id) : '—'}</Text> },
   { header: 'Outcome', cell: (o) => <StatusBadge value={OUTCOME_COLORS[o.outcome] ?? o.outcome} label={o.outcome} /> },
   { header: 'Reason', cell: (o) => <Text size="sm" className="mono">{o.reason ?? '—'}</Text> },
   {
@@ -42,22 +49,30 @@ export function SchedulePage({ params }: { params: Record<string, string> }) {
   const occurrences = useAsync(() => listOccurrences(id, { page, page_size: 25 }), [id, page]);
   const s = schedule.data;
   const choices = useScheduleChoices();
+  const reloadSchedule = schedule.reload;
+  const reloadOccurrences = occurrences.reload;
+  usePollWhileVisible(reloadSchedule, POLL_MS);
+  usePollWhileVisible(reloadOccurrences, POLL_MS);
   return (
     <>
-      <PageHeader title={s?.name ?? 'Schedule'} description={s ? `${s.cron} in ${s.timezone}, on ${choices.targetName(s)}` : undefined} />
-      <ErrorAlert error={schedule.error} title="Could not load the schedule" />
-      {schedule.loading && <Loading />}
+      <PageHeader title={s?.name ?? 'Schedule'} description={s ? `${describeCron(s.cron) ?? s.cron} (${s.cron}) in ${s.timezone}, on ${choices.targetName(s)}` : undefined} />
+      {!s && <ErrorAlert error={schedule.error} title="Could not load the schedule" />}
+      {schedule.loading && !s && <Loading />}
       {s && (
         <Card mb="lg">
           <Group gap="sm" mb="xs">{scheduleState(s)}</Group>
-          <Text size="sm" fw={600}>Next fire times</Text>
-          {s.next_fires ? s.next_fires.map((at) => <Text key={at} size="sm" className="mono">{at}</Text>) : <Text size="sm">none while it is disabled</Text>}
+          <Text size="sm" fw={600} id="next-fires">Next fire times ({s.timezone})</Text>
+          {s.next_fires ? (
+            <List size="sm" listStyleType="none" aria-labelledby="next-fires">
+              {s.next_fires.map((at) => <List.Item key={at} title={exactTime(at)}>{fireTime(at, s.timezone)}</List.Item>)}
+            </List>
+          ) : <Text size="sm">none while it is disabled</Text>}
         </Card>
       )}
       <ResourceTable
         noun="occurrence"
         list={occurrences}
-        columns={COLUMNS}
+        columns={columns(s?.timezone ?? 'UTC', choices)}
         rowKey={(o) => o.id}
         minWidth={760}
         empty={{ icon: <HistoryIcon size={22} />, title: 'Nothing has fired yet', body: 'Each fire time appears here per device: started (with its run), skipped (a busy device) or missed (after downtime).' }}

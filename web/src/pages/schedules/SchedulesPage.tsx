@@ -11,6 +11,7 @@ import { pageFrom } from '../../components/Pager';
 import { type Column, ResourceTable } from '../../components/ResourceTable';
 import { StatusBadge } from '../../components/StatusBadge';
 import { Time } from '../../components/Time';
+import { describeCron, until, wallTime } from '../../lib/fire-time';
 import { useAsync } from '../../lib/use-async';
 import { type ScheduleChoices, useScheduleChoices } from './schedule-choices';
 import { ScheduleModal } from './ScheduleModal';
@@ -33,9 +34,9 @@ export function scheduleState(s: Schedule) {
 
 const columns = (choices: ScheduleChoices): Column<Schedule>[] => [
   { header: 'Schedule', cell: (s) => <Anchor component={Link} to={`/schedules/${s.id}`}>{s.name}</Anchor> },
-  { header: 'When', cell: (s) => <><Text size="sm" className="mono">{s.cron}</Text><Text size="xs" c="dimmed">{s.timezone}</Text></> },
+  { header: 'When', cell: (s) => <><Text size="sm">{describeCron(s.cron) ?? s.cron}</Text><Text size="xs" c="dimmed"><span className="mono">{s.cron}</span> · {s.timezone}</Text></> },
   { header: 'Runs on', cell: (s) => <Text size="sm">{choices.targetName(s)}</Text> },
-  { header: 'Next fire', cell: (s) => (s.next_fires?.[0] ? <><Text size="sm" className="mono">{s.next_fires[0]}</Text><Text size="xs" c="dimmed"><Time value={s.next_fire_at} /></Text></> : <Text size="sm">—</Text>) },
+  { header: 'Next fire', cell: (s) => (s.next_fires?.[0] ? <><Text size="sm" style={{ whiteSpace: 'nowrap' }} title={s.next_fires[0]}>{wallTime(s.next_fires[0], s.timezone)}</Text><Text size="xs" c="dimmed">{until(s.next_fires[0])}</Text></> : <Text size="sm">—</Text>) },
   { header: 'Last fire', cell: (s) => <Text size="sm"><Time value={s.last_fire_at} empty="never" /></Text> },
   { header: 'State', cell: scheduleState },
 ];
@@ -65,7 +66,7 @@ export function SchedulesPage() {
         choices={choices}
         onClose={() => setEditing(null)}
         onSaved={(saved) => {
-          setNotice(`Saved “${saved.name}”: ${saved.next_fires?.[0] ? `it fires next at ${saved.next_fires[0]}` : 'it is disabled'}.`);
+          setNotice(`Saved “${saved.name}”: ${saved.next_fires?.[0] ? `it fires next on ${wallTime(saved.next_fires[0], saved.timezone)} (${until(saved.next_fires[0])})` : 'it is disabled'}.`);
           setVersion((v) => v + 1);
         }}
       />

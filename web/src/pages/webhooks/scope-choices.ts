@@ -1,6 +1,6 @@
-// Groups and devices to scope an endpoint to, the first 200 of each.
+// Groups and devices to scope an endpoint to, every page of each.
 import { useAsync } from '../../lib/use-async';
-import { CHOICES_PAGE, listDevices, listGroups } from '../devices/devices-api';
+import { allDevices, allGroups } from '../devices/devices-api';
 
 export interface ScopeChoices {
   groups: { value: string; label: string }[];
@@ -8,10 +8,10 @@ export interface ScopeChoices {
 }
 
 export function useScopeChoices(): ScopeChoices {
-  const groups = useAsync(() => listGroups({ page_size: CHOICES_PAGE }), []);
-  const devices = useAsync(() => listDevices({ page_size: CHOICES_PAGE }), []);
+  const groups = useAsync(() => allGroups(), []);
+  const devices = useAsync(() => allDevices(), []);
   return {
-    groups: (groups.data?.rows ?? []).map((g) => ({ value: String(g.id), label: g.name })),
-    devices: (devices.data?.rows ?? []).map((d) => ({ value: String(d.id), label: d.name })),
+    groups: (groups.data ?? []).map((g) => ({ value: String(g.id), label: g.name })),
+    devices: (devices.data ?? []).map((d) => ({ value: String(d.id), label: d.name })),
   };
 }
