@@ -61,11 +61,12 @@ const overlaps = (a: Rect, b: Rect) => a.x < b.x + b.w && b.x < a.x + a.w && a.y
 
 /**
  * Each transition's curve, and for a tap the label saying what was tapped, placed along its
- * own curve where it covers no other label (BACK is the dashed style, not a label).
+ * own curve where it covers no card and no other label (BACK is the dashed style, not a label).
  */
 function drawEdges(map: MenuMap, placed: Map<string, Placed>) {
   const titleOf = (id: string) => placed.get(id)?.title ?? id;
-  const taken: Rect[] = [];
+  // Cards first: a label keeps off them where its curve allows, and off the labels placed before it.
+  const taken: Rect[] = [...placed.values()].map((n) => ({ x: n.x, y: n.y, w: CARD.width, h: CARD.height }));
   return map.transitions.flatMap((t, i) => {
     const from = placed.get(t.from);
     const to = placed.get(t.to);
