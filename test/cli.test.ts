@@ -180,6 +180,6 @@ describe('the svc bin', () => {
       } finally {
         await world.close();
       }
-    }, 60_000);
+    }, 120_000);
   });
 });

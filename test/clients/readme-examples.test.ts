@@ -85,4 +85,5 @@ test('the command-line example runs as written: devices, a followed run that com
   expect(rows.length).toBeGreaterThanOrEqual(1);
   expect(rows.length).toBeLessThanOrEqual(5);
   for (const row of rows) expect(row).toMatchObject({ status: 'completed', macro_id: macro });
-});
+  // Three npx starts (npm's own start-up each time) besides the run itself.
+}, 120_000);
