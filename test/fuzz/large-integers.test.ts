@@ -89,7 +89,7 @@ describe(`integer parameters at the ends of storage types (${ENGINE})`, () => {
       const ctx = generationContext(doc, pools, [world.main.email, world.other.email]);
       const [request] = fc.sample(validRequest(op, ctx, pools), { numRuns: 1, seed: index });
       const own = ownIds.find(([re]) => re.test(op.path))?.[1];
-      const params = { ...request!.params, ...(own ? { id: own } : {}), ...(p.in === 'path' ? { [p.name]: value } : {}) };
+      const params: Record<string, string> = { ...request!.params, ...(own ? { id: own } : {}), ...(p.in === 'path' ? { [p.name]: value } : {}) };
       const query = [...request!.query.filter(([name]) => name !== p.name).map(([name, v]) => `${name}=${'encoded' in v ? v.encoded : encodeURIComponent(v.text)}`), ...(p.in === 'query' ? [`${p.name}=${value}`] : [])];
       const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => params[name] ?? '1');
       const url = query.length > 0 ? `${path}?${query.join('&')}` : path;
