@@ -48,7 +48,6 @@ function changes(zone: string): number[] {
 /** Whether the local minute showing at `at` was already shown in the hours before (a repeated time's second pass). */
 const shownBefore = (at: number, zone: string) => REPEAT_PROBES.some((d) => localMinute(at - d, zone) === localMinute(at, zone));
 
-const pick = (values: string[]) => fc.constantFrom(...values);
 /** One cron field: every value, one, a list, a range, a step, or a stepped range (all within `min`..`max`). */
 function field(min: number, max: number, wildcardWeight: number) {
   const value = fc.integer({ min, max });
