@@ -7,7 +7,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import type { Lease } from '../../../db/jobs/kind.js';
 import { completeJob, updateWhileHeld } from '../../../db/jobs/leases.js';
-import type { Database } from '../../../db/schema.js';
+import type { CloudRunState, Database } from '../../../db/schema.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { EmitEvent } from '../../events/index.js';
 import { endHistory, findRunByExecutionId, presentRun, recordHistoryProxy } from '../../executions/index.js';
@@ -35,7 +35,13 @@ export async function markRunning(deps: TransitionDeps, lease: Lease): Promise<v
     const now = clock.now();
     const run = await runRow(trx, lease.id);
     if (!run) return;
-    const held = await updateWhileHeld(trx, kind, lease, now, run.state === 'launching' ? { state: 'running', started_at: now, updated_at: now } : { started_at: now, updated_at: now });
+    // The state is read and written in the one statement: a stop that lands after the read
+    // above keeps its `stopping` (a write of the `running` read before would undo the stop).
+    const held = await updateWhileHeld(trx, kind, lease, now, (eb) => ({
+      state: eb.case().when('state', '=', 'launching').then(eb.val<CloudRunState>('running')).else(eb.ref('state')).end(),
+      started_at: now,
+      updated_at: now,
+    }));
     if (!held) return;
     const history = await findRunByExecutionId(trx, run.user_id, run.execution_id);
     if (history) await emit(trx, { userId: run.user_id, type: 'macro.started', data: presentRun(history), deviceId: run.device_id, at: now });
