@@ -9,6 +9,8 @@ import { toIso } from '../../lib/clock.js';
 export const MESSAGE_TEXT_MAX = 8000;
 /** Messages one read answers; the cursor reads on. */
 export const MESSAGES_PER_READ = 200;
+/** `seq` is a 32-bit column: no message is numbered past this, whatever cursor a client sends. */
+const SEQ_MAX = 2_147_483_647;
 
 const cut = (text: string) => (text.length > MESSAGE_TEXT_MAX ? `${text.slice(0, MESSAGE_TEXT_MAX - 1)}…` : text);
 
@@ -23,7 +25,9 @@ export async function readMessages(db: Kysely<Database>, sessionId: number, afte
     .selectFrom('authoring_messages')
     .select(['seq', 'role', 'text', 'at'])
     .where('session_id', '=', sessionId)
-    .where('seq', '>', after)
+    // A cursor past any seq the column holds reads nothing (PostgreSQL would refuse to compare
+    // a 32-bit column with it); the answer hands the same cursor back.
+    .where('seq', '>', Math.min(after, SEQ_MAX))
     .orderBy('seq')
     .limit(MESSAGES_PER_READ)
     .execute();

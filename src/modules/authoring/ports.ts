@@ -23,7 +23,7 @@ export interface AuthoringPorts {
   /** The macro's current code as files; empty when it never synced. */
   currentFiles(ctx: AgentCaller, macroId: number): Promise<ProjectFileValue[]>;
   /** Zips the files, hashes them and installs them as the macro's current snapshot (code sync's upload). */
-  installFiles(ctx: AgentCaller, macroId: number, files: ProjectFileValue[], entryPath?: string): Promise<unknown>;
+  installFiles(ctx: AgentCaller, macroId: number, files: ProjectFileValue[], entryPath?: string): Promise<{ entry_path: string }>;
   /** 404, or 404 `not_a_cloud_device`, unless the caller's cloud device. */
   checkCloudDevice(ctx: AgentCaller, deviceId: number): Promise<void>;
   /** Leases the device (starting it and waiting until ready); answers the lease id. */

@@ -14,6 +14,8 @@ import { type FieldError, ValidationError } from '../../core/errors.js';
 /** Enough to step over the longest run of local minutes that fire nowhere (a DST night, a leap day). */
 const MAX_CANDIDATES = 2_000;
 const MINUTE_MS = 60_000;
+/** Where the never-fires check starts looking: a fixed instant, so the answer does not depend on today. */
+const NEVER_FIRES_FROM = Date.UTC(2000, 0, 1);
 /** Around a local minute, the zone's offsets worth trying: a change moves it by at most a few hours. */
 const PROBE_MS = [-3, 0, 3].map((hours) => hours * 3_600_000);
 
@@ -76,10 +78,17 @@ export function ruleProblems(rule: FireRule, prefix = 'body'): FieldError[] {
   if (fields.length !== 5) {
     return [{ path: `${prefix}.cron`, message: `must have exactly five fields (minute hour day-of-month month day-of-week); it has ${fields.length === 6 ? 'six (a seconds field is not accepted)' : fields.length}` }];
   }
+  let cron: Cron;
   try {
-    parseCron(rule.cron.trim());
+    cron = parseCron(rule.cron.trim());
   } catch (error) {
     return [{ path: `${prefix}.cron`, message: `is not a valid cron expression: ${(error as Error).message.replace(/^CronPattern: /, '')}` }];
+  }
+  // With no year field, an expression that matches any calendar day matches one within a
+  // Gregorian cycle; Croner searches far past that, so no next run means no day ever matches
+  // (30 February, 31 April). Accepted, such a schedule would sit enabled and never run.
+  if (!cron.nextRun(new Date(NEVER_FIRES_FROM))) {
+    return [{ path: `${prefix}.cron`, message: 'never fires: no calendar day matches its day-of-month and month (for example 30 February or 31 April)' }];
   }
   return [];
 }

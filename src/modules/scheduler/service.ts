@@ -120,7 +120,9 @@ export class ScheduleService {
   async update(ctx: ServiceContext, { id, ...input }: IdInput & UpdateScheduleInput) {
     const row = await this.find(ctx.userId, id);
     const rule = { cron: input.cron?.trim() ?? row.cron, timezone: input.timezone ?? row.timezone };
-    new FireTimes(rule); // 422 naming the field before anything else is looked up
+    // 422 naming the field before anything else is looked up. A rule stored before a check
+    // existed (one that never fires) is judged only when it is edited or the schedule enabled.
+    if (input.cron !== undefined || input.timezone !== undefined || input.enabled === true) new FireTimes(rule);
     if (input.macro_id !== undefined) await this.targets.checkMacro(ctx, input.macro_id);
     const target = input.device_id !== undefined || input.group_id !== undefined ? await this.target(ctx, input) : undefined;
     const macroId = input.macro_id ?? row.macro_id;

@@ -45,6 +45,10 @@ describe('schedule tools', () => {
     const zone = failure(await call(client, 'schedule_create', { macro_id: macro.id, device_id: device.id, cron: '0 * * * *', timezone: 'Nowhere/City' }));
     expect(zone.code).toBe('validation_failed');
     expect(zone.text).toContain('body.timezone');
+    const never = failure(await call(client, 'schedule_create', { macro_id: macro.id, device_id: device.id, cron: '0 0 30 2 *' }));
+    expect(never.code).toBe('validation_failed');
+    expect(never.text).toContain('body.cron');
+    expect(never.text).toContain('never fires');
     expect(data<{ items: Schedule[] }>(await call(client, 'schedule_list')).items).toHaveLength(before);
   });
 

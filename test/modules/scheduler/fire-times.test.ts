@@ -77,6 +77,10 @@ describe('the rules of a schedule', () => {
     expect(ruleProblems({ cron: '@daily', timezone: 'UTC' })[0]?.path).toBe('body.cron');
     expect(ruleProblems({ cron: '61 * * * *', timezone: 'UTC' })).toEqual([{ path: 'body.cron', message: expect.stringContaining('minute') }]);
     expect(ruleProblems({ cron: '* * * * *', timezone: 'Mars/Olympus' })).toEqual([{ path: 'body.timezone', message: expect.stringContaining('IANA') }]);
+    for (const cron of ['0 0 31 2 *', '0 0 30 2 *', '0 0 31 4,6,9,11 *']) {
+      expect(ruleProblems({ cron, timezone: 'UTC' })).toEqual([{ path: 'body.cron', message: expect.stringContaining('never fires') }]);
+    }
+    expect(ruleProblems({ cron: '0 0 29 2 *', timezone: 'Asia/Tokyo' })).toEqual([]);
   });
 
   test('times read in the zone, with its offset', () => {
@@ -89,7 +93,7 @@ describe('the rules of a schedule', () => {
     expect(autumn).toEqual(['2026-10-24T02:30:00+02:00', '2026-10-25T02:30:00+02:00', '2026-10-26T02:30:00+01:00']);
     expect(inZone(Date.parse('2026-06-01T12:00:00Z'), 'Asia/Kolkata')).toBe('2026-06-01T17:30:00+05:30');
     expect(inZone(Date.parse('2026-06-01T12:00:00Z'), 'UTC')).toBe('2026-06-01T12:00:00+00:00');
-    expect(new FireTimes({ cron: '0 0 30 2 *', timezone: 'UTC' }).next(YEAR_START)).toBeNull();
+    expect(() => new FireTimes({ cron: '0 0 30 2 *', timezone: 'UTC' })).toThrow(/never fires/);
   });
 });
 

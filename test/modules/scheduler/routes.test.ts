@@ -83,6 +83,21 @@ describe('refusals change nothing', () => {
     await refused({ macro_id: macroId, device_id: deviceId, cron: '* * * * *', timezone: 'Europe/Atlantis' }, 422, 'validation_failed', 'body.timezone');
   });
 
+  test('a cron that can never fire (31 February, 30 February, 31 April/June/September/November): 422 naming cron', async () => {
+    const { macroId, deviceId } = await basics();
+    for (const cron of ['0 0 31 2 *', '0 0 30 2 *', '0 0 31 4,6,9,11 *']) {
+      await refused({ macro_id: macroId, device_id: deviceId, cron, timezone: 'Europe/Berlin' }, 422, 'validation_failed', 'body.cron');
+    }
+    // Rare but real days still fire: 29 February, a fifth Monday of February (or'd with the day).
+    for (const cron of ['0 0 29 2 *', '0 0 31 2 1']) await created({ macro_id: macroId, device_id: deviceId, cron });
+    const s = await created({ macro_id: macroId, device_id: deviceId, cron: '0 0 * * *' });
+    const edited = await inject(world.user, 'PUT', `/api/schedules/${s.id}`, { cron: '0 0 31 4,6,9,11 *' });
+    expect(edited.statusCode, edited.body).toBe(422);
+    expect(edited.json().details.errors[0]).toEqual({ path: 'body.cron', message: expect.stringContaining('never fires') });
+    const still = await inject(world.user, 'GET', `/api/schedules/${s.id}`);
+    expect(still.json()).toMatchObject({ cron: '0 0 * * *', next_fire_at: s.next_fire_at });
+  });
+
   test('both or neither target, a byod group, wrong types, unknown fields: 422', async () => {
     const { macroId, deviceId } = await basics();
     const byod = await createGroup(world.t.app, world.user, { kind: 'byod' });

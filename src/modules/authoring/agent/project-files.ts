@@ -1,9 +1,12 @@
 // The session's project files (decisions.md §13): relative paths, at most 200 files and
 // 1 MiB together. A path is checked here with the rules code sync applies to a zip, so a
-// project the agent could write can always be installed.
+// project the agent could write can always be installed; its entry is the one code sync picks.
+import { chooseEntry, SnapshotRefusedError } from '../../code-sync/index.js';
+
 export const PROJECT_MAX_FILES = 200;
 export const PROJECT_MAX_BYTES = 1024 * 1024;
-export const ENTRY_PATH = 'main.py';
+/** How code sync picks the entry file when none is named (decisions.md §5), in words for the model. */
+export const ENTRY_RULE = 'a run starts src/app.py, else the main.py nearest the project root, else the first .py file in path order';
 
 export interface ProjectFile {
   path: string;
@@ -36,6 +39,16 @@ export function withFile(files: readonly ProjectFile[], path: string, content: s
   if (next.length > PROJECT_MAX_FILES) return { problem: `the project would have more than ${PROJECT_MAX_FILES} files` };
   if (sizeOf(next) > PROJECT_MAX_BYTES) return { problem: `the project would be larger than 1 MiB (${PROJECT_MAX_BYTES} bytes) together` };
   return { files: next };
+}
+
+/** The entry code sync would pick for these files (decisions.md §5); null when there is no .py file. */
+export function entryOf(files: readonly ProjectFile[]): string | null {
+  try {
+    return chooseEntry(files.map((f) => f.path), undefined).path;
+  } catch (error) {
+    if (error instanceof SnapshotRefusedError) return null;
+    throw error;
+  }
 }
 
 export const listing = (files: readonly ProjectFile[]) => files.map((f) => ({ path: f.path, bytes: Buffer.byteLength(f.content, 'utf8') }));

@@ -1,7 +1,7 @@
 // The system prompt (decisions.md §13): the goal, the svc_device SDK and its functions, the
 // project layout, and the menu maps the account has. It holds nothing secret: no key, token,
 // URL of the service or proxy setting.
-import { ENTRY_PATH } from './project-files.js';
+import { ENTRY_RULE } from './project-files.js';
 
 export const SDK_REFERENCE = `import svc_device as d
 d.tap(x, y)                      # device pixels
@@ -31,7 +31,7 @@ export function systemPrompt(input: { goal: string; hasDevice: boolean; mappedPa
     `Goal, in the person's words:\n"""\n${input.goal}\n"""`,
     device,
     maps,
-    `Project layout: the entry file is ${ENTRY_PATH}, run as \`python3 ${ENTRY_PATH}\` with the SDK importable as svc_device (standard library only, no pip). ${files}`,
+    `Project layout: any; ${ENTRY_RULE} (a new project can simply be main.py). It runs as \`python3 <entry>\` from the project root with the SDK importable as svc_device (standard library only, no pip). ${files}`,
     `The SDK:\n${SDK_REFERENCE}`,
     'Work like this: learn the app first, write the whole script with file_write, run it with run_files, read the log and error, fix, and run again until it passes. Do not drive every tap through the model once the script works. Finish with finish once a run shows the goal is met. Ask the person with ask_user only when you cannot go on without them. Always answer with a tool call.',
   ].join('\n\n');

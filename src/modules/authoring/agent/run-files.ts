@@ -1,10 +1,11 @@
-// run_files (decisions.md §13): installs the session's files as its macro's code snapshot,
+// run_files (decisions.md §13): installs the session's files as its macro's code snapshot
+// with code sync's rules (the entry it picks, §5),
 // runs that macro as a real cloud run on the session's device through the runs module's
 // front door (the session's own lease does not stand in its way), waits until it ends (at
 // most 5 minutes; then it is stopped), and answers the outcome with the last 50 log lines.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RUN_WAIT_MS } from '../session-job.js';
-import { ENTRY_PATH } from './project-files.js';
+import { ENTRY_RULE, entryOf } from './project-files.js';
 import { redactSecrets } from './redact.js';
 import type { ToolScene } from './tool-runner.js';
 import { type ToolOutcome, toolError } from './tool-outcome.js';
@@ -17,8 +18,10 @@ export async function runFiles(scene: ToolScene, args: Record<string, unknown> |
   const { ctx, ports } = scene;
   if (scene.deviceId === null || scene.leaseId === null) return toolError('this session has no device to run on; finish with the files, or ask the person.');
   if (scene.macroId === null) return toolError("the session's macro was deleted; nothing can be installed.");
-  if (!scene.files.some((f) => f.path === ENTRY_PATH)) return toolError(`write ${ENTRY_PATH} first: it is the entry file a run starts.`);
-  await ports.installFiles(ctx, scene.macroId, scene.files, ENTRY_PATH);
+  // Installed with code sync's own rules: no entry is named, so code sync picks it (§5) and
+  // the run starts what it picked, as a run of a snapshot uploaded by hand would.
+  if (entryOf(scene.files) === null) return toolError(`the project has no .py file to run: write one first (${ENTRY_RULE}).`);
+  const { entry_path: entry } = await ports.installFiles(ctx, scene.macroId, scene.files);
   const run = await ports.startRun(ctx, { deviceId: scene.deviceId, macroId: scene.macroId, underLease: scene.leaseId, ...(args ? { args } : {}) });
   const deadline = performance.now() + RUN_WAIT_MS;
   let current = run;
@@ -43,6 +46,7 @@ export async function runFiles(scene: ToolScene, args: Record<string, unknown> |
   const tail = (await ports.logTail(ctx, run.execution_id, LOG_TAIL_LINES)).map((line) => redactSecrets(line));
   const answer = {
     state: current.state,
+    entry,
     exit_code: outcome.exit_code,
     error_message: outcome.error_message === null ? (current.state_message ?? null) : redactSecrets(outcome.error_message),
     log_tail: tail,

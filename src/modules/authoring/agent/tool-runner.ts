@@ -7,7 +7,7 @@ import { AppError } from '../../../core/errors.js';
 import { messageOf } from '../../../lib/error-message.js';
 import type { AgentCaller, AuthoringPorts } from '../ports.js';
 import { runDeviceTool } from './device-tools.js';
-import { ENTRY_PATH, listing, type ProjectFile, withFile } from './project-files.js';
+import { entryOf, listing, type ProjectFile, withFile } from './project-files.js';
 import { runFiles } from './run-files.js';
 import { AGENT_TOOL_NAMES, AGENT_TOOLS, type AgentToolName, isAgentTool } from './tool-schemas.js';
 import { type ToolOutcome, toolError } from './tool-outcome.js';
@@ -76,7 +76,7 @@ async function dispatch(scene: ToolScene, name: AgentToolName, args: Record<stri
       return { content: file.content, summary: `read ${file.path}` };
     }
     case 'file_list':
-      return { content: JSON.stringify({ files: listing(scene.files), entry: ENTRY_PATH }), summary: `${scene.files.length} files` };
+      return { content: JSON.stringify({ files: listing(scene.files), entry: entryOf(scene.files) }), summary: `${scene.files.length} files` };
     case 'run_files':
       return runFiles(scene, args.args as Record<string, unknown> | undefined);
     case 'ask_user':

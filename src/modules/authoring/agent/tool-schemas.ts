@@ -57,10 +57,10 @@ export const AGENT_TOOLS = {
     parameters: Type.Object({ path: Type.String({ minLength: 1, maxLength: 200 }), content: Type.String({ maxLength: 1_048_576 }) }, { additionalProperties: false }),
   },
   file_read: { description: 'Reads a project file.', parameters: Type.Object({ path: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }) },
-  file_list: { description: 'Lists the project files with their sizes.', parameters: none },
+  file_list: { description: 'Lists the project files with their sizes, and the entry file a run would start (null while there is no .py file).', parameters: none },
   run_files: {
     description:
-      "Installs the current files as the macro's code and runs it as a real cloud run on the device (entry main.py). Waits until the run ends (at most 5 minutes) and answers {state, exit_code, error_message, log_tail}.",
+      "Installs the current files as the macro's code and runs it as a real cloud run on the device. The entry is picked as code sync picks it: src/app.py, else the main.py nearest the root, else the first .py file. Waits until the run ends (at most 5 minutes) and answers {state, entry, exit_code, error_message, log_tail}.",
     parameters: Type.Object(
       { args: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { description: "The macro's arguments (MACRO_ARGS and --name value on the command line)" })) },
       { additionalProperties: false },

@@ -7,11 +7,11 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import type { Lease } from '../../../db/jobs/kind.js';
 import { completeJob, updateWhileHeld } from '../../../db/jobs/leases.js';
-import type { Database } from '../../../db/schema.js';
+import type { CloudRunState, Database } from '../../../db/schema.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { EmitEvent } from '../../events/index.js';
 import { endHistory, findRunByExecutionId, presentRun, recordHistoryProxy } from '../../executions/index.js';
-import { HISTORY_STATUS, type RunOutcome } from '../outcome.js';
+import { HISTORY_STATUS, type RunOutcome, stopped } from '../outcome.js';
 import type { CloudRunJob } from './run-job.js';
 
 export interface TransitionDeps {
@@ -35,7 +35,13 @@ export async function markRunning(deps: TransitionDeps, lease: Lease): Promise<v
     const now = clock.now();
     const run = await runRow(trx, lease.id);
     if (!run) return;
-    const held = await updateWhileHeld(trx, kind, lease, now, run.state === 'launching' ? { state: 'running', started_at: now, updated_at: now } : { started_at: now, updated_at: now });
+    // The state is read and written in the one statement: a stop that lands after the read
+    // above keeps its `stopping` (a write of the `running` read before would undo the stop).
+    const held = await updateWhileHeld(trx, kind, lease, now, (eb) => ({
+      state: eb.case().when('state', '=', 'launching').then(eb.val<CloudRunState>('running')).else(eb.ref('state')).end(),
+      started_at: now,
+      updated_at: now,
+    }));
     if (!held) return;
     const history = await findRunByExecutionId(trx, run.user_id, run.execution_id);
     if (history) await emit(trx, { userId: run.user_id, type: 'macro.started', data: presentRun(history), deviceId: run.device_id, at: now });
@@ -61,6 +67,16 @@ async function endRunHistory(trx: Trx, emit: EmitEvent, run: { user_id: number; 
   await endHistory(trx, emit, history, { status: HISTORY_STATUS[outcome.state], endedAt: now, exitCode: outcome.exitCode, errorMessage: outcome.errorMessage }, now);
 }
 
+/**
+ * Once a stop is asked, the run ends `stopped` whatever its process did before it died. The
+ * stop closes the device RPC to the run's token at once, so a macro calling the device meets
+ * invalid_run_token and may exit 1 before the worker's SIGTERM reaches it: that exit, or any
+ * other end the process reached meanwhile, is the stop's doing. The exit code is kept.
+ */
+function endAfterStop(state: string, outcome: RunOutcome): RunOutcome {
+  return state === 'stopping' && outcome.state !== 'stopped' ? stopped(outcome.exitCode) : outcome;
+}
+
 /** The run ended (or never started): its end state, history and event; false when the lease was lost. */
 export async function endRun(deps: TransitionDeps, lease: Lease, outcome: RunOutcome): Promise<boolean> {
   const { db, clock, kind } = deps;
@@ -68,6 +84,7 @@ export async function endRun(deps: TransitionDeps, lease: Lease, outcome: RunOut
     const now = clock.now();
     const run = await runRow(trx, lease.id);
     if (!run) return false;
+    outcome = endAfterStop(run.state, outcome);
     // A stop asked for by the device lifecycle keeps its reason ("device stopped").
     const stateMessage = outcome.state === 'stopped' && run.state_message ? run.state_message : outcome.stateMessage;
     const held = await completeJob(trx, kind, lease, now, { state: outcome.state, state_message: stateMessage, finished_at: now, token_hash: null, updated_at: now });
