@@ -46,3 +46,13 @@ export async function lockListingRow(trx: Trx, dialect: DialectName, listingId: 
   const query = trx.selectFrom('marketplace_listings').selectAll().where('id', '=', listingId);
   return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
 }
+
+/**
+ * Locks one cloud run for the rest of the transaction; undefined when there is none. A run's
+ * end reads its state (a stop asked meanwhile turns any end into `stopped`) and writes it back:
+ * the lock keeps a stop from landing between the two.
+ */
+export async function lockCloudRunRow(trx: Trx, dialect: DialectName, runId: number) {
+  const query = trx.selectFrom('cloud_runs').selectAll().where('id', '=', runId);
+  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+}

@@ -7,6 +7,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import type { Lease } from '../../../db/jobs/kind.js';
 import { completeJob, updateWhileHeld } from '../../../db/jobs/leases.js';
+import { lockCloudRunRow } from '../../../db/locks.js';
 import type { CloudRunState, Database } from '../../../db/schema.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { EmitEvent } from '../../events/index.js';
@@ -82,7 +83,8 @@ export async function endRun(deps: TransitionDeps, lease: Lease, outcome: RunOut
   const { db, clock, kind } = deps;
   return db.kysely.transaction().execute(async (trx) => {
     const now = clock.now();
-    const run = await runRow(trx, lease.id);
+    // Locked, so that a stop cannot land between reading the state and writing the end.
+    const run = await lockCloudRunRow(trx, db.dialect, lease.id);
     if (!run) return false;
     outcome = endAfterStop(run.state, outcome);
     // A stop asked for by the device lifecycle keeps its reason ("device stopped").
