@@ -89,7 +89,7 @@ describe('findTemplate', () => {
       expect(best.scale).toBeCloseTo(1 / factor, 1);
       expect(best.score).toBeGreaterThan(0.95);
     }
-  });
+  }, 120_000);
 
   it('refuses a flat template with a typed error instead of the 1.0 OpenCV scores it everywhere', async () => {
     await expect(findTemplate(catalog.gray, flat(40, 40, 200))).rejects.toBeInstanceOf(TemplateUnusableError);
