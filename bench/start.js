@@ -7,7 +7,9 @@
 //   warm     `npm start` with nothing changed since the last build (the server's and the
 //            console's source hashes match their builds': no build, scripts/build-changed.js)
 //   cold     `npm start` after `rm -rf dist` (a fresh clone: every build runs)
-// Direct and warm runs alternate, so other work on the machine falls on both alike. Every
+//   bare     a bare Fastify server answering /healthz (`node bench/start-bare.js`): the floor of
+//            any Node HTTP service on this machine now
+// Bare, direct and warm runs alternate, so other work on the machine falls on both alike. Every
 // start uses the same migrated data folder (as a restart would) and a free port on
 // 127.0.0.1, and is stopped (its process group) once healthy.
 //
@@ -118,9 +120,10 @@ async function main() {
     execFileSync(process.execPath, ['scripts/build-changed.js'], { cwd: ROOT, stdio: 'inherit' });
     await timeStart(process.execPath, ['dist/main.js', 'serve'], dataDir);
 
-    /** @type {{ direct: number[], warm: number[], cold: number[] }} */
-    const times = { direct: [], warm: [], cold: [] };
+    /** @type {{ bare: number[], direct: number[], warm: number[], cold: number[] }} */
+    const times = { bare: [], direct: [], warm: [], cold: [] };
     for (let i = 0; i < rounds; i++) {
+      times.bare.push(await timeStart(process.execPath, ['bench/start-bare.js'], dataDir));
       times.direct.push(await timeStart(process.execPath, ['dist/main.js', 'serve'], dataDir));
       times.warm.push(await timeStart('npm', ['start', '--silent'], dataDir));
     }
@@ -131,7 +134,7 @@ async function main() {
     load.push(loadavg());
 
     const rows = [['start', 'runs', 'median', 'min', 'max']];
-    for (const [name, label] of /** @type {const} */ ([['direct', 'node dist/main.js serve'], ['warm', 'npm start, nothing changed'], ['cold', 'npm start after rm -rf dist']])) {
+    for (const [name, label] of /** @type {const} */ ([['bare', 'bare Fastify, /healthz'], ['direct', 'node dist/main.js serve'], ['warm', 'npm start, nothing changed'], ['cold', 'npm start after rm -rf dist']])) {
       if (times[name].length === 0) continue;
       const s = summary(times[name]);
       rows.push([label, String(times[name].length), seconds(s.median), seconds(s.min), seconds(s.max)]);
@@ -140,6 +143,7 @@ async function main() {
     const warm = summary(times.warm).median;
     const direct = summary(times.direct).median;
     console.log('');
+    console.log(`direct / bare: ${round(direct / summary(times.bare).median, 2)}x   goal: direct median ≤ 1.0 s on a quiet machine (${seconds(direct)})`);
     console.log(`warm / direct: ${round(warm / direct, 2)}x (what the build checks add to the service's own start-up: ${seconds(warm - direct)})`);
     if (times.cold.length) console.log(`cold / warm:   ${round(summary(times.cold).median / warm, 1)}x`);
     console.log(`load average before / after: ${load.map((l) => l.map((x) => x.toFixed(2)).join(' ')).join(' / ')}`);

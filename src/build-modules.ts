@@ -98,6 +98,7 @@ export function buildRunModules(deps: ModulesDeps) {
   const built: { devices?: ReturnType<typeof buildDevicesModule> } = {};
   const images = buildImagesModule({
     ...base,
+    matcher: deps.matcher,
     cloudScreen: (owner, deviceId) => {
       if (!built.devices) throw new Error('the devices module is not built yet');
       return built.devices.services.actions.driverFor(owner, deviceId);

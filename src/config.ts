@@ -1,7 +1,7 @@
 // The one place that reads the environment. Every setting is validated here, and a bad
 // value stops start-up with a message that names it. Start-up then resolves the secret key
 // (`withSecretKey`), and everything else receives that `Config`, whose key is never missing.
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { authoringSettings, type AuthoringSettings } from './config-authoring.js';
 import { ConfigError } from './lib/config-error.js';
@@ -50,6 +50,7 @@ export interface LoadedConfig {
   webhookConcurrency: number;
   /** RUN_WORKERS: whether `serve` also runs the background workers (webhook deliveries, device lifecycle). */
   runWorkers: boolean;
+  visionThreads: number;
   /** DEVICE_HOST: where cloud devices run: the built-in simulator or ADB devices. */
   deviceHost: 'sim' | 'adb';
   /** SIM_BOOT_MS: how long a simulated device takes to boot. */
@@ -233,6 +234,7 @@ export function loadConfig(env: Env = process.env, identity: ServiceIdentity = c
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 500, 10, 600_000),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1000),
     runWorkers: boolean(env, 'RUN_WORKERS', true),
+    visionThreads: integer(env, 'VISION_THREADS', Math.min(4, availableParallelism()), 1, 64),
     allowPrivateNetworks: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     proxyCheckUrl: url(env, 'PROXY_CHECK_URL', ['http:', 'https:']) ?? DEFAULT_PROXY_CHECK_URL,
     proxyCheckTimeoutMs: integer(env, 'PROXY_CHECK_TIMEOUT_MS', 10_000, 100, 120_000),

@@ -8,6 +8,7 @@ import type { Resolver } from './lib/address-policy.js';
 import type { Clock } from './lib/clock.js';
 import type { ScryptParams } from './lib/crypto.js';
 import type { Geolocator } from './modules/proxies/index.js';
+import type { TemplateMatcher } from './modules/vision/index.js';
 
 export interface Deps {
   config: Config;
@@ -23,4 +24,6 @@ export interface Deps {
   geolocator?: Geolocator;
   /** Host-name look-ups for address checks; tests inject answers (the DNS-rebinding case). */
   resolver?: Resolver;
+  /** Where template matches run: the process's pool unless given (the runs thread relays to the API thread's, decision 0025). */
+  matcher?: TemplateMatcher;
 }

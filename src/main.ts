@@ -46,24 +46,27 @@ async function openConfiguredDatabase(config: LoadedConfig): Promise<Db> {
 }
 
 async function serve(config: Config): Promise<void> {
-  const [{ buildApp }, { sqliteFileIn }, { migrateToLatest }, { connectRedis, redisReady }, { RunsThread, serveWorkers }] = await Promise.all([
+  const [{ buildApp }, { sqliteFileIn }, { migrateToLatest }, { connectRedis, redisReady }, { RunsThread, serveWorkers }, { sharedMatchPool }] = await Promise.all([
     import('./app.js'),
     import('./db/database.js'),
     import('./db/migrate.js'),
     import('./db/redis.js'),
     import('./runs-thread/runs-thread.js'),
+    import('./modules/vision/index.js'),
   ]);
+  // One matching pool for the process: the API's matches and, through a port, the runs thread's (decision 0025).
+  const matcher = sharedMatchPool(config.visionThreads);
   const db = await openConfiguredDatabase(config);
   await migrateToLatest(db);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
-  const app = await buildApp({ config, db, clock: systemClock, redis });
+  const app = await buildApp({ config, db, clock: systemClock, redis, matcher });
   warnAboutPrivateNetworks(config, app.log);
   if (config.runWorkers) warnAboutRunUser(config, app.log);
   await (await import('./modules/runs/index.js')).announceRunSandbox(config, app.log);
   // On the embedded default this is the only process, so it must do the background work;
   // with a shared database it may leave it to separate `worker` processes (RUN_WORKERS=false).
   // Cloud runs run on a thread of their own, off the API's event loop (runs-thread/).
-  const runsThread = new RunsThread({ config, sqliteFile: config.databaseUrl ? undefined : sqliteFileIn(config.dataDir), log: app.log });
+  const runsThread = new RunsThread({ config, sqliteFile: config.databaseUrl ? undefined : sqliteFileIn(config.dataDir), log: app.log, matcher });
   const workers: BackgroundWorker[] = config.runWorkers ? serveWorkers(app.modules, runsThread) : [];
   if (redis && !(await redisReady(redis, 5000))) {
     app.log.warn('Redis is not reachable yet: rate limits are counted per process and key look-ups go to the database until it is');
@@ -80,6 +83,7 @@ async function serve(config: Config): Promise<void> {
     try {
       await app.close();
       await Promise.all(workers.map((worker) => worker.stop()));
+      await matcher.close();
       await db.close();
       await redis?.quit();
     } catch (error) {

@@ -186,6 +186,7 @@ const PROCESS_STATE: Record<string, string> = {
   'src/modules/devices/hosts/sim/offline-screen.ts catalogues': 'a cache of the simulated screens read from disk',
   'src/modules/devices/hosts/adb/unicode-ime.ts shipped': 'a memo of the shipped input-method APK',
   'src/modules/vision/opencv.ts loading': 'the one load of the OpenCV WebAssembly module',
+  'src/modules/vision/match-pool.ts shared': "the process's one pool of matching threads, shared by the API and the runs thread (0025)",
 };
 
 describe('module-level state in src/', () => {

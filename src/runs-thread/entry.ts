@@ -9,6 +9,7 @@ import { buildRunModules } from '../build-modules.js';
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { systemClock } from '../lib/clock.js';
+import { PortMatcher } from '../modules/vision/index.js';
 import type { RunsThreadData } from './runs-thread.js';
 
 async function main(): Promise<void> {
@@ -19,7 +20,9 @@ async function main(): Promise<void> {
   const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: data.sqliteFile, pgSchema: data.pgSchema });
   db.onConnectionError((error) => log.warn({ err: error }, 'a database connection dropped; it will be replaced'));
   const warnSharedState = (error: unknown, what: string) => log.warn({ err: error }, `shared state unavailable: ${what}`);
-  const modules = buildRunModules({ config, db, clock: systemClock, log, warnSharedState });
+  // Matches go to the process's pool, owned by the API's thread (decision 0025).
+  const matcher = data.matchPort ? new PortMatcher(data.matchPort) : undefined;
+  const modules = buildRunModules({ config, db, clock: systemClock, log, warnSharedState, matcher });
   const worker = modules.runs.runWorker;
   const port = parentPort;
   if (!port) throw new Error('runs-thread/entry.ts runs only as a worker thread');

@@ -5,10 +5,11 @@
 // database connection and its own event loop; wake-ups reach it through the process's signal
 // (LocalWakeup's BroadcastChannel on SQLite, LISTEN/NOTIFY on PostgreSQL), and everything
 // else it shares with the API goes through the database, as with a separate `svc worker`.
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { allModules, type Modules } from '../build-modules.js';
 import type { Config } from '../config.js';
 import type { BackgroundWorker } from '../core/worker.js';
+import { serveMatches, type TemplateMatcher } from '../modules/vision/index.js';
 
 export interface RunsThreadData {
   config: Config;
@@ -16,6 +17,8 @@ export interface RunsThreadData {
   sqliteFile: string | undefined;
   /** The PostgreSQL schema, when not the connection's default (benchmarks). */
   pgSchema?: string;
+  /** Where the thread sends its template matches: the process's pool, owned by this side (decision 0025). */
+  matchPort?: MessagePort;
 }
 
 export interface RunsThreadLog {
@@ -23,8 +26,10 @@ export interface RunsThreadLog {
   error(obj: object, message: string): void;
 }
 
-export interface RunsThreadOptions extends RunsThreadData {
+export interface RunsThreadOptions extends Omit<RunsThreadData, 'matchPort'> {
   log: RunsThreadLog;
+  /** The process's matching pool, which the thread's matches go to; without it the thread makes a pool of its own. */
+  matcher?: TemplateMatcher;
   /** How long a stop waits for the runs in flight to be recorded before the thread is ended. */
   stopTimeoutMs?: number;
   /** The wait before a thread that failed is started again. */
@@ -53,8 +58,13 @@ export class RunsThread implements BackgroundWorker {
   }
 
   private spawn(): void {
-    const { config, sqliteFile, pgSchema, log } = this.options;
-    const worker = new Worker(ENTRY, { workerData: { config, sqliteFile, pgSchema } satisfies RunsThreadData });
+    const { config, sqliteFile, pgSchema, log, matcher } = this.options;
+    const channel = matcher ? new MessageChannel() : undefined;
+    if (channel && matcher) serveMatches(channel.port1, matcher);
+    const matchPort = channel?.port2;
+    const worker = new Worker(ENTRY, { workerData: { config, sqliteFile, pgSchema, matchPort } satisfies RunsThreadData, transferList: matchPort ? [matchPort] : [] });
+    // The relay's end closes with the thread; a restarted thread gets a fresh channel.
+    worker.once('exit', () => channel?.port1.close());
     this.worker = worker;
     this.started = new Promise((resolve, reject) => {
       worker.on('message', (message) => {

@@ -5,7 +5,7 @@
 // transport calls these, so a tool and a macro find the same match on the same screen.
 import sharp from 'sharp';
 import type { DeviceDriver } from '../devices/index.js';
-import { checkRegion, decodeGray, DEFAULT_MATCH_THRESHOLD, findTemplate, OcrReader, type PixelBounds, type TemplateMatch, textLinesFromTree, type TextLine } from '../vision/index.js';
+import { checkRegion, decodeGray, DEFAULT_MATCH_THRESHOLD, findTemplate, OcrReader, type PixelBounds, sharedMatchPool, type TemplateMatch, type TemplateMatcher, textLinesFromTree, type TextLine } from '../vision/index.js';
 import type { ImageLibrary, ImageRecord, LibraryOwner } from './library.js';
 import { TemplateCache } from './template-cache.js';
 
@@ -39,6 +39,8 @@ export class ScreenImages {
   constructor(
     private readonly library: ImageLibrary,
     private readonly ocr: OcrReader = new OcrReader(),
+    /** Where matches run: the process's pool (the runs thread's relays to the API thread's). */
+    private readonly matcher: TemplateMatcher = sharedMatchPool(),
   ) {
     this.templates = new TemplateCache(library);
   }
@@ -61,7 +63,7 @@ export class ScreenImages {
     const threshold = input.threshold ?? DEFAULT_MATCH_THRESHOLD;
     const [template, shot] = await Promise.all([this.templates.get(owner, input.imageId), fullScreen(driver)]);
     const screen = await decodeGray(shot.data, 'screen');
-    return findTemplate(screen, template, { threshold });
+    return findTemplate(screen, template, { threshold, matcher: this.matcher });
   }
 
   /**

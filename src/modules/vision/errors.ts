@@ -26,14 +26,17 @@ export class ImageTooLargeError extends AppError {
  * a pattern.
  */
 export class TemplateUnusableError extends AppError {
-  constructor(reason: string) {
+  constructor(readonly reason: string) {
     super(422, 'template_unusable', `This template cannot be matched: ${reason}`);
   }
 }
 
 /** 503 `vision_unavailable`: an engine (OpenCV's or Tesseract's WebAssembly) failed to start or died. */
 export class VisionUnavailableError extends ServiceUnavailableError {
-  constructor(engine: 'opencv' | 'ocr', reason: string) {
+  constructor(
+    readonly engine: 'opencv' | 'ocr',
+    readonly reason: string,
+  ) {
     super('vision_unavailable', `The ${engine === 'opencv' ? 'image matching' : 'text recognition'} engine is not available: ${reason}`);
   }
 }

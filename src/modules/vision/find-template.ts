@@ -1,12 +1,13 @@
 // Where a template is on a screen: the entry point the image tools, block steps and the SDK
 // call. Decodes both pictures (sharp, off the event loop), checks the options, and runs the
-// coarse-to-fine search (template-match.ts) on OpenCV's WebAssembly build.
+// coarse-to-fine search (template-match.ts) on OpenCV's WebAssembly build, on a thread of the
+// process's matching pool (match-pool.ts), never on the caller's.
 import { ValidationError } from '../../core/errors.js';
 import { ImageTooLargeError } from './errors.js';
 import { DEFAULT_DECODE_LIMITS, decodeGray, type DecodeLimits, type GrayImage } from './gray-image.js';
-import { loadOpenCv } from './opencv.js';
+import { sharedMatchPool, type TemplateMatcher } from './match-pool.js';
 import { DEFAULT_MAX_SCALE, DEFAULT_MIN_SCALE } from './scales.js';
-import { type MatchOptions, matchTemplateGray, type MatchTrace, type TemplateMatch } from './template-match.js';
+import type { MatchOptions, MatchTrace, TemplateMatch } from './template-match.js';
 
 export interface FindTemplateOptions {
   /** Lowest score a match must reach, 0..1 (default DEFAULT_MATCH_THRESHOLD). */
@@ -18,6 +19,8 @@ export interface FindTemplateOptions {
   limits?: DecodeLimits;
   /** Filled with what the search did (tests, benchmarks). */
   trace?: MatchTrace;
+  /** Where the search runs (default: this process's pool; the runs thread relays to it). */
+  matcher?: TemplateMatcher;
 }
 
 /**
@@ -67,10 +70,9 @@ function checkGray(image: GrayImage, role: 'screen' | 'template', limits: Decode
  */
 export async function findTemplate(screen: ImageInput, template: ImageInput, options: FindTemplateOptions = {}): Promise<TemplateMatch[]> {
   const settings = matchOptions(options);
-  const [screenGray, templateGray, cv] = await Promise.all([
+  const [screenGray, templateGray] = await Promise.all([
     isGray(screen) ? checkGray(screen, 'screen', options.limits) : decodeGray(screen, 'screen', { limits: options.limits }),
     isGray(template) ? checkGray(template, 'template', options.limits) : decodeGray(template, 'template', { limits: options.limits }),
-    loadOpenCv(),
   ]);
-  return matchTemplateGray(cv, screenGray, templateGray, settings, options.trace);
+  return (options.matcher ?? sharedMatchPool()).match(screenGray, templateGray, settings, options.trace);
 }

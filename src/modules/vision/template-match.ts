@@ -221,14 +221,28 @@ class Search {
   }
 
   /**
-   * The best placement near the candidate: at its coarse step k0, then k0±2 fine steps, then
-   * ±1 around the best, and on in halves while a scale error of one such step would still move
+   * The best placement near the candidate: at its coarse step k0, then k0±2 fine steps (and on
+   * by 2 while the score rises), then ±1 around the best, and on in halves while a scale error of one such step would still move
    * the template's edge by more than ¾ px (a 1000 px button needs steps of 1/32).
    */
   private refine(candidate: Candidate): Candidate | null {
     const margin = Math.ceil(2 / this.trace.coarseFactor) + 2;
     let best = this.searchAt(candidate.k, candidate.cx, candidate.cy, margin);
-    for (let d = COARSE_STRIDE / 2; ; d /= 2) {
+    // The coarse pass may peak a whole coarse step (or more) off: on a shrunk screen a 15 px
+    // template and a 17 px one score alike, and a neighbouring step's peak can win the overlap
+    // merge. So the first ring walks on, half a stride at a time, while the score still rises
+    // (a 2× template refined from its 0.57× peak down to 0.5×, the range's end).
+    const ring = COARSE_STRIDE / 2;
+    for (const direction of [-1, 1]) {
+      for (let k = candidate.k + direction * ring; ; k += direction * ring) {
+        const from = best ?? candidate;
+        const found = this.searchAt(k, from.cx, from.cy, margin);
+        if (!found || (best && found.score <= best.score)) break;
+        best = found;
+      }
+      if (best && best.k !== candidate.k) break;
+    }
+    for (let d = COARSE_STRIDE / 4; ; d /= 2) {
       // After the coarse step's neighbours, a candidate far below the threshold is dropped:
       // finer steps move a score by a few hundredths, not by this much.
       if (d < COARSE_STRIDE / 2 && (!best || best.score < this.options.threshold - FINE_SLACK)) return null;

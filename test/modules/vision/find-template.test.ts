@@ -75,6 +75,22 @@ describe('findTemplate', () => {
     expect(best.score).toBeGreaterThan(0.9);
   });
 
+  it('finds a crop resized to both ends of the scale range and between (issue 29: a 2× crop was not found)', async () => {
+    // The navigate-up arrow, 120×120 on a 1080×2400 screen, as cut on screens from half to
+    // twice this density. At 2× the coarse pass peaks near 0.57×, a whole coarse step from the
+    // true 0.5×; the refinement must walk on to the range's end.
+    const screen = await fixtureScreen('product_beans');
+    const original = await crop(screen.png, 24, 108, 120, 120);
+    for (const factor of [0.5, 0.75, 1.5, 2]) {
+      const template = await sharp(original).resize(120 * factor, 120 * factor).png().toBuffer();
+      const [best] = await findTemplate(screen.png, template, { threshold: 0.7 });
+      // Within 2 px: a resized crop's edges are blurred by the resizing.
+      expect({ factor, near: best !== undefined && Math.abs(best.x - 24) <= 2 && Math.abs(best.y - 108) <= 2 }).toEqual({ factor, near: true });
+      expect(best.scale).toBeCloseTo(1 / factor, 1);
+      expect(best.score).toBeGreaterThan(0.95);
+    }
+  }, 120_000);
+
   it('refuses a flat template with a typed error instead of the 1.0 OpenCV scores it everywhere', async () => {
     await expect(findTemplate(catalog.gray, flat(40, 40, 200))).rejects.toBeInstanceOf(TemplateUnusableError);
     await expect(findTemplate(catalog.gray, flat(40, 40, 200))).rejects.toMatchObject({ status: 422, code: 'template_unusable' });

@@ -5,7 +5,8 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_APP_PACKAGE, renderSimScreen } from '../../../src/modules/devices/index.js';
-import { decodeGray, findTemplate, type GrayImage } from '../../../src/modules/vision/index.js';
+import { decodeGray, findTemplate, type GrayImage, type TemplateMatcher } from '../../../src/modules/vision/index.js';
+import { matchTemplateGray } from '../../../src/modules/vision/template-match.js';
 import { type CvMat, loadOpenCv, type OpenCv } from '../../../src/modules/vision/opencv.js';
 
 let cv: OpenCv;
@@ -47,11 +48,13 @@ afterAll(() => restore.forEach((undo) => undo()));
 describe('memory of the OpenCV heap', () => {
   it('deletes every Mat it makes, and the heap stays flat over many matches', async () => {
     const flatTemplate: GrayImage = { width: 20, height: 20, data: new Uint8Array(400).fill(9) };
+    // On this thread, where the counting OpenCV is (the pool's threads each load their own).
+    const matcher: TemplateMatcher = { match: async (s, t, o, trace) => matchTemplateGray(cv, s, t, o, trace) };
     const once = async () => {
-      await findTemplate(screen, template);
-      await findTemplate(screen, template, { scales: { min: 1, max: 1 }, threshold: 0.99 });
-      await findTemplate({ width: 40, height: 40, data: new Uint8Array(1600) }, template);
-      await expect(findTemplate(screen, flatTemplate)).rejects.toMatchObject({ code: 'template_unusable' });
+      await findTemplate(screen, template, { matcher });
+      await findTemplate(screen, template, { scales: { min: 1, max: 1 }, threshold: 0.99, matcher });
+      await findTemplate({ width: 40, height: 40, data: new Uint8Array(1600) }, template, { matcher });
+      await expect(findTemplate(screen, flatTemplate, { matcher })).rejects.toMatchObject({ code: 'template_unusable' });
     };
     await once();
     expect(counts.made).toBeGreaterThan(0);
