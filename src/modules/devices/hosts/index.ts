@@ -39,11 +39,16 @@ export interface DeviceHostDeps {
   adb?: Pick<AdbHostOptions, 'bootTimeoutMs' | 'bootPollMs' | 'driver'>;
 }
 
-export function createDeviceHost(config: Pick<Config, 'deviceHost' | 'simBootMs' | 'adbServers' | 'adbDevices'> & Partial<Pick<Config, 'simExtraApps'>>, deps: DeviceHostDeps): DeviceHost {
+export function createDeviceHost(
+  config: Pick<Config, 'deviceHost' | 'simBootMs' | 'adbServers' | 'adbDevices'> & Partial<Pick<Config, 'simExtraApps' | 'simSeed' | 'simApps'>>,
+  deps: DeviceHostDeps,
+): DeviceHost {
   if (config.deviceHost === 'adb') {
     return new AdbHost({ db: deps.db, clock: deps.clock, servers: config.adbServers, devices: config.adbDevices, ...deps.adb });
   }
   // SIM_EXTRA_APPS: the larger built-in apps a deployment (a benchmark, a demo) asks for.
   const extra = (config.simExtraApps ?? []).map(() => fieldGuideApp());
-  return new SimHost({ db: deps.db, clock: deps.clock, bootMs: config.simBootMs, faults: deps.simFaults, apps: [...extra, ...(deps.simApps ?? [])] });
+  // SIM_APPS_DIR: people's own app descriptions, read and checked at start-up (config.ts).
+  const own = config.simApps ?? [];
+  return new SimHost({ db: deps.db, clock: deps.clock, bootMs: config.simBootMs, seed: config.simSeed, faults: deps.simFaults, apps: [...extra, ...own, ...(deps.simApps ?? [])] });
 }
