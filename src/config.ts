@@ -10,9 +10,7 @@ import { type RunSandboxSettings, runSandboxSettings } from './lib/run-sandbox-s
 import { currentIdentity, type RunAs, runAsFor, type ServiceIdentity } from './lib/run-user.js';
 import { keyFileIn, parseSecretKey } from './lib/secret-key.js';
 import { KEY_PATTERN } from './modules/api-keys/index.js';
-import { FIELD_GUIDE_PACKAGE } from './modules/devices/hosts/sim/apps/field-guide/index.js';
-import { loadSimAppsDir } from './modules/devices/hosts/sim/apps-dir.js';
-import type { SimApp } from './modules/devices/hosts/sim/app-schema.js';
+import { FIELD_GUIDE_PACKAGE, loadSimAppsDir, type SimApp } from './modules/devices/index.js';
 
 /** The settings as read from the environment, before start-up has resolved the secret key. */
 export interface LoadedConfig {

@@ -23,6 +23,8 @@ export { DEMO_APP_PACKAGE, demoApp } from './sim/catalogue.js';
 // A larger generated app whose graph is known, for testing and measuring the menu-map explorer.
 export { FIELD_GUIDE_PACKAGE, fieldGuideApp } from './sim/apps/field-guide/index.js';
 export type { SimApp } from './sim/app-schema.js';
+// SIM_APPS_DIR: read and checked by config.ts at start-up.
+export { loadSimAppsDir } from './sim/apps-dir.js';
 // A simulated screen drawn without a device: fixtures for matching and OCR, benchmarks, docs.
 export { renderSimScreen, type SimScreenPicture, type SimScreenRequest } from './sim/offline-screen.js';
 export type { DrawnText } from './sim/render/drawn-text.js';
