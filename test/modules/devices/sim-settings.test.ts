@@ -49,7 +49,7 @@ describe('SIM_APPS_DIR', () => {
     await host.place(id);
     await host.boot(id);
     const driver = await host.driver(id);
-    expect((await driver.listApps()).map((a) => a.label)).toEqual(['Acme Coffee', 'Corner Shop', 'Settings']);
+    expect((await driver.listApps()).map((a) => a.label)).toEqual(['Acme Coffee', 'Corner Shop', 'Daily Feed', 'Settings']);
     await driver.openApp('com.acme.coffee');
     expect((await driver.uiTree()).map((e) => e.text)).toEqual(['Order coffee']);
   });

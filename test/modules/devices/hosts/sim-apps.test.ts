@@ -1,6 +1,7 @@
 // App descriptions (decisions.md §9): the built-in apps are valid and complete, and a bad
 // description is refused with a message naming the problem.
 import { describe, expect, test } from 'vitest';
+import { dailyFeed } from '../../../../src/modules/devices/hosts/sim/apps/daily-feed/index.js';
 import { parseSimApp, SimAppDescriptionError } from '../../../../src/modules/devices/hosts/sim/app-schema.js';
 import { createSimCatalogue, DEMO_APP_PACKAGE } from '../../../../src/modules/devices/hosts/sim/catalogue.js';
 import { isDialogScreen } from '../../../../src/modules/devices/hosts/sim/view.js';
@@ -76,7 +77,21 @@ describe('parseSimApp refuses', () => {
   test('an extra app given to the host is preinstalled and shown', () => {
     const extra = { package: 'com.x.y', label: 'Extra', screens: [screen([element({ to: 'back' })])] };
     const withExtra = createSimCatalogue([extra]);
-    expect(withExtra.preinstalled.map((a) => a.label)).toEqual(['Corner Shop', 'Settings', 'Extra']);
+    expect(withExtra.preinstalled.map((a) => a.label)).toEqual(['Corner Shop', 'Daily Feed', 'Settings', 'Extra']);
     expect(() => createSimCatalogue([{ ...extra, label: '' }])).toThrow(SimAppDescriptionError);
+  });
+});
+
+describe('Daily Feed', () => {
+  test('a feed of at least 150 posts behind a 0.5–2.5 s loading screen, a post, a dialog every third open, a snackbar, a sign-in form', () => {
+    const feed = parseSimApp(dailyFeed);
+    const screen = (id: string) => feed.screens.find((s) => s.id === id);
+    expect(feed).toMatchObject({ package: 'com.example.feed', label: 'Daily Feed', interrupts: [{ screen: 'rate', every_opens: 3 }] });
+    expect(screen('feed')).toMatchObject({ loading_ms: { min: 500, max: 2500 }, scroll: { top: 252, bottom: 2340 } });
+    expect(screen('feed')?.elements.filter((e) => e.resource_id === 'com.example.feed:id/post_row' && e.to === 'post').length).toBeGreaterThanOrEqual(150);
+    expect(screen('rate')?.elements.find((e) => e.text === 'Not now')).toMatchObject({ to: 'back' });
+    expect(screen('post_saved')?.elements.find((e) => e.id === 'snackbar')).toMatchObject({ hide_after_ms: 2500 });
+    const button = screen('sign_in')?.elements.find((e) => e.id === 'sign_in_button');
+    expect(((button?.bounds.top ?? 0) + (button?.bounds.bottom ?? 0)) / 2).toBeGreaterThanOrEqual(1500);
   });
 });

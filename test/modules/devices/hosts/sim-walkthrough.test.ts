@@ -160,6 +160,7 @@ describe('keys, gestures and apps', () => {
     const d = await freshDevice();
     expect(await d.listApps()).toEqual([
       { package: DEMO_APP_PACKAGE, label: 'Corner Shop', version_name: '2.4.1' },
+      { package: 'com.example.feed', label: 'Daily Feed', version_name: '3.2.0' },
       { package: 'com.android.settings', label: 'Settings', version_name: '14' },
     ]);
     expect(await d.screenSize()).toEqual({ width: 1080, height: 2400, density: 420 });
