@@ -20,6 +20,7 @@ export { SimHost, type SimHostOptions } from './sim/sim-host.js';
 export { SimFaults, type SimFault, type SimFaultInjector, type SimOperation } from './sim/faults.js';
 export { SIM_SCREEN } from './sim/app-schema.js';
 export { DEMO_APP_PACKAGE, demoApp } from './sim/catalogue.js';
+export { DAILY_FEED_PACKAGE } from './sim/apps/daily-feed/index.js';
 // A larger generated app whose graph is known, for testing and measuring the menu-map explorer.
 export { FIELD_GUIDE_PACKAGE, fieldGuideApp } from './sim/apps/field-guide/index.js';
 export type { SimApp } from './sim/app-schema.js';
