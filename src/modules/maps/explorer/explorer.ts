@@ -134,7 +134,8 @@ export class Explorer {
    */
   private async dismissInterrupt(obs: Observation): Promise<Observation> {
     const start = this.graph.startId;
-    if (obs.outside || start === undefined || obs.screenId === start || !isWindowOverScreen(obs.visible, this.area)) return obs;
+    // A fresh start never opens on a dialog: one in front, even on the first start, is an interrupt.
+    if (obs.outside || obs.screenId === start || !isWindowOverScreen(obs.visible, this.area)) return obs;
     const { node, isNew } = this.graph.visit(obs.screenId, { title: titleOf(obs.visible, this.area, obs.activity), activity: obs.activity, visible: obs.visible, path: [] });
     if (isNew) {
       node.interrupt = true;
