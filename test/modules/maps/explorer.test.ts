@@ -3,7 +3,8 @@
 // 300 actions with its destructive buttons never tapped; the do-not-touch list, stagnation,
 // recorded paths that replay, and the limits.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEMO_APP_PACKAGE, demoApp, type DeviceDriver, FIELD_GUIDE_PACKAGE, fieldGuideApp, SimHost, type UiElement } from '../../../src/modules/devices/index.js';
+import { ManualClock } from '../../../src/lib/clock.js';
+import { DAILY_FEED_PACKAGE, DEMO_APP_PACKAGE, demoApp, type DeviceDriver, FIELD_GUIDE_PACKAGE, fieldGuideApp, SimHost, type UiElement } from '../../../src/modules/devices/index.js';
 import { DEFAULT_DO_NOT_TOUCH, doNotTouchMatcher, elementKeyOf, Explorer, type ExploreOptions, type ExploreResult, replayPath } from '../../../src/modules/maps/index.js';
 import { type HostTestDb, openHostTestDb } from '../devices/hosts/helpers/database.js';
 import { trueGraph } from './helpers/true-graph.js';
@@ -121,4 +122,36 @@ describe('the generated Field Guide app', () => {
     const prints = taps.filter((e) => e.text === 'Check for updates').length;
     expect(prints).toBeLessThanOrEqual(3);
   }, 60_000);
+});
+
+describe('Daily Feed: loading, a scrolling feed, an interrupting dialog, the keyboard', () => {
+  test('waits out the loading, keeps the feed one screen, records "Rate Daily Feed" once and dismisses it, reaches the sign-in page past the keyboard', async () => {
+    const clock = new ManualClock(Date.parse('2026-03-01T10:00:00Z'));
+    const feedHost = new SimHost({ db: t.db, bootMs: 0, clock, seed: 11 });
+    const id = await t.createDevice();
+    await feedHost.place(id);
+    await feedHost.boot(id);
+    const driver = await feedHost.driver(id);
+    // Two opens before: the explorer's first fresh start is the app's third open, when the dialog comes over the loading feed.
+    await driver.openApp(DAILY_FEED_PACKAGE);
+    await driver.openApp(DAILY_FEED_PACKAGE);
+    let slept = 0;
+    const result = await explore(driver, DAILY_FEED_PACKAGE, { sleep: async (ms) => { slept += ms; clock.advance(ms); } });
+    expect(result.end).toBe('complete');
+    const titles = result.screens.map((s) => s.title);
+    // feed, post, saved post, the dialog, sign in, signed in: no loading screen among them, each once.
+    expect(new Set(titles)).toEqual(new Set(['Daily Feed', 'Post', 'Rate Daily Feed', 'Sign in', 'Account']));
+    expect(titles.filter((title) => title === 'Rate Daily Feed')).toHaveLength(1);
+    expect(result.screens).toHaveLength(6);
+    expect(slept).toBeGreaterThan(0);
+    // The dialog came over the first screen on a fresh start and BACK dismissed it back to the feed.
+    const feed = result.screens.find((s) => s.title === 'Daily Feed');
+    const dialog = result.screens.find((s) => s.title === 'Rate Daily Feed');
+    expect(result.transitions).toContainEqual({ from: dialog?.screen_id, to: feed?.screen_id, action: { type: 'back', element: null } });
+    // Sign-in is reached past the keyboard: the button it covers was tapped.
+    const signIn = result.screens.find((s) => s.title === 'Sign in');
+    const account = result.screens.find((s) => s.title === 'Account');
+    expect(result.transitions.some((tr) => tr.from === signIn?.screen_id && tr.to === account?.screen_id && tr.action.element?.text === 'Sign in')).toBe(true);
+    expect(await replayPath(driver, DAILY_FEED_PACKAGE, account?.path ?? [])).toBeDefined();
+  }, 120_000);
 });

@@ -24,6 +24,8 @@ export interface ExploreOptions {
   onProgress?: (progress: ExploreProgress) => void | Promise<void>;
   /** Told once per new screen while it is on the device (for its thumbnail). */
   onNewScreen?: (screenId: string) => void | Promise<void>;
+  /** Waits while a screen loads; a timer by default (tests pass one that moves their clock). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 interface Observation {
@@ -96,8 +98,19 @@ export class Explorer {
   private async observe(): Promise<Observation> {
     const app = await this.driver.currentApp();
     if (app?.package !== this.options.package) return { outside: true, screenId: OUTSIDE, content: '', visible: [], activity: null };
-    const visible = visibleElements(await this.driver.uiTree(), this.area);
+    const visible = await this.settledTree();
     return { outside: false, screenId: screenIdOf(visible), content: contentOf(visible), visible, activity: app.activity };
+  }
+
+  /** The tree once the screen has loaded: a loading screen is waited out, never recorded (§15). */
+  private async settledTree(): Promise<UiElement[]> {
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    let visible = visibleElements(await this.driver.uiTree(), this.area);
+    for (let waited = 0; isLoading(visible) && waited < LOADING_WAIT_MS && !this.options.signal?.aborted; waited += LOADING_POLL_MS) {
+      await sleep(LOADING_POLL_MS);
+      visible = visibleElements(await this.driver.uiTree(), this.area);
+    }
+    return visible;
   }
 
   private async acted(): Promise<void> {
@@ -105,13 +118,35 @@ export class Explorer {
     await this.options.onProgress?.({ screens: this.graph.screens.size, transitions: this.graph.transitionCount(), actions: this.actions });
   }
 
-  /** Force-stops and opens the app: a fresh start on its first screen (one action). */
+  /** Force-stops and opens the app: a fresh start on its first screen (one action), past any interrupting dialog. */
   private async restart(): Promise<Observation> {
     await this.driver.closeApp(this.options.package);
     await this.driver.openApp(this.options.package);
     this.trail = [];
     await this.acted();
-    return this.observe();
+    return this.dismissInterrupt(await this.observe());
+  }
+
+  /**
+   * A fresh start shows the first screen; anything else in front of it (a "Rate us" dialog, a
+   * promotion) is an interrupt: recorded once as a screen of its own, not explored (it does not
+   * come back on a replay), and dismissed with BACK.
+   */
+  private async dismissInterrupt(obs: Observation): Promise<Observation> {
+    const start = this.graph.startId;
+    // A fresh start never opens on a dialog: one in front, even on the first start, is an interrupt.
+    if (obs.outside || obs.screenId === start || !isWindowOverScreen(obs.visible, this.area)) return obs;
+    const { node, isNew } = this.graph.visit(obs.screenId, { title: titleOf(obs.visible, this.area, obs.activity), activity: obs.activity, visible: obs.visible, path: [] });
+    if (isNew) {
+      node.interrupt = true;
+      node.unreachable = true;
+      await this.options.onNewScreen?.(node.id);
+    }
+    if (!node.interrupt) return obs;
+    await this.back();
+    const after = await this.observe();
+    this.graph.record(node.id, { type: 'back', element: null }, after.outside ? OUTSIDE : after.screenId);
+    return after;
   }
 
   private async visit(obs: Observation): Promise<ScreenNode> {
@@ -139,7 +174,12 @@ export class Explorer {
   private async tryControl(node: ScreenNode, before: Observation, control: Control): Promise<Observation> {
     const step: PathStep = { type: 'tap', element: actionElement(control.element) };
     await this.tap(control.element);
-    const after = await this.observe();
+    let after = await this.observe();
+    // A field raised the keyboard: what it covers left the tree, which is not another screen. BACK puts it away.
+    if (control.element.editable && !after.outside && after.screenId !== node.id && isCoveredPart(after.visible, before.visible)) {
+      await this.back();
+      after = await this.observe();
+    }
     this.trail.push(step);
     if (after.outside || after.screenId !== node.id) {
       control.status = 'done';
@@ -222,6 +262,31 @@ export class Explorer {
     }
     return obs;
   }
+}
+
+/** How long a loading screen is waited out, and how often it is looked at meanwhile. */
+const LOADING_WAIT_MS = 30_000;
+const LOADING_POLL_MS = 250;
+
+/** A screen that shows only a progress indicator is still loading. */
+export function isLoading(visible: UiElement[]): boolean {
+  return visible.length > 0 && visible.every((e) => /ProgressBar$/.test(e.class) || (!e.clickable && !e.editable && e.text === '' && e.content_desc === '' && !/(TextView|ImageView|Button)$/.test(e.class))) && visible.some((e) => /ProgressBar$/.test(e.class));
+}
+
+/** A dialog's window: its elements together cover well under the whole screen. */
+function isWindowOverScreen(visible: UiElement[], area: ScreenArea): boolean {
+  if (visible.length === 0) return false;
+  const left = Math.min(...visible.map((e) => e.bounds.left));
+  const top = Math.min(...visible.map((e) => e.bounds.top));
+  const right = Math.max(...visible.map((e) => e.bounds.right));
+  const bottom = Math.max(...visible.map((e) => e.bounds.bottom));
+  return (right - left) * (bottom - top) < area.width * area.height * 0.7;
+}
+
+/** The tree after a tap is the one before with some elements gone (a keyboard covers them), the rest where they were. */
+function isCoveredPart(after: UiElement[], before: UiElement[]): boolean {
+  const seen = new Set(before.map((e) => `${elementKeyOf(e)}|${JSON.stringify(e.bounds)}`));
+  return after.length < before.length && after.every((e) => seen.has(`${elementKeyOf(e)}|${JSON.stringify(e.bounds)}`));
 }
 
 /** The element a recorded step tapped, on the screen as it is now: same control, nearest to where it was. */

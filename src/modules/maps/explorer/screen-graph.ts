@@ -30,6 +30,8 @@ export interface ScreenNode {
   /** Set when reaching the screen failed too often: its remaining controls are given up. */
   unreachable: boolean;
   navFailures: number;
+  /** A dialog that came over the first screen on a fresh start: recorded, dismissed, not explored. */
+  interrupt?: boolean;
 }
 
 /** Where BACK or a tap led: a screen id, or OUTSIDE (another app or the home screen). */

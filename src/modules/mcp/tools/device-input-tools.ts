@@ -40,7 +40,7 @@ export function registerDeviceInputTools(catalog: ToolCatalog, leases: LeaseServ
     name: 'device_ui_tree',
     scope: 'devices:control',
     title: 'Read the UI tree',
-    description: 'Every element of the screen in document order, with its element_id, text, resource_id, content_desc, class, clickable, bounds and center (device pixels). Tap an element by its element_id or center.',
+    description: 'Every element of the screen in document order, with its element_id, text, resource_id, content_desc, class, clickable, scrollable (a list or other container that scrolls: swipe inside its bounds to see more), bounds and center (device pixels). Tap an element by its element_id or center.',
     input: leaseOnly,
     output: Type.Object({ elements: Type.Array(Element) }),
     annotations: { readOnlyHint: true },

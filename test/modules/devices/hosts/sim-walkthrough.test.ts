@@ -49,6 +49,10 @@ describe('the demo app, step by step', () => {
     const form = await d.uiTree();
     expect(Object.fromEntries(form.filter((e) => e.editable).map((e) => [e.element_id, e.text]))).toEqual({ full_name: 'Ada Lovelace', street: '12 Rope Walk', city: 'London', postcode: '', phone: '' });
     expect(form.find((e) => e.focused)?.element_id).toBe('city');
+    // The keyboard is up over the bottom of the form, as on a phone: BACK puts it away first.
+    expect(form.some((e) => e.element_id === 'place_order')).toBe(false);
+    await d.pressKey('BACK');
+    expect(await screenTitle(d)).toBe(`${DEMO_APP_PACKAGE}:Checkout`);
 
     await tapOn(d, 'Place order');
     expect((await find(d, 'thanks')).text).toBe('Thank you, Ada Lovelace!');
@@ -156,6 +160,7 @@ describe('keys, gestures and apps', () => {
     const d = await freshDevice();
     expect(await d.listApps()).toEqual([
       { package: DEMO_APP_PACKAGE, label: 'Corner Shop', version_name: '2.4.1' },
+      { package: 'com.example.feed', label: 'Daily Feed', version_name: '3.2.0' },
       { package: 'com.android.settings', label: 'Settings', version_name: '14' },
     ]);
     expect(await d.screenSize()).toEqual({ width: 1080, height: 2400, density: 420 });

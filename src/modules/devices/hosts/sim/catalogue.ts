@@ -1,7 +1,8 @@
-// The apps a simulated device knows how to show: the built-in ones (the Corner Shop demo
-// and Settings), any extra descriptions the host was given, and a plain placeholder for an
+// The apps a simulated device knows how to show: the built-in ones (the Corner Shop and
+// Daily Feed demos, and Settings), any extra descriptions the host was given, and a plain placeholder for an
 // app installed from an APK that has no description (the simulator cannot run its code).
 import { cornerShop } from './apps/corner-shop/index.js';
+import { dailyFeed } from './apps/daily-feed/index.js';
 import { systemSettings } from './apps/settings/index.js';
 import { parseSimApp, type SimApp } from './app-schema.js';
 import type { SimInstalledApp } from './state.js';
@@ -44,13 +45,21 @@ function placeholderApp(app: SimInstalledApp): SimApp {
   };
 }
 
+/** The apps every simulated device has (before SIM_EXTRA_APPS and SIM_APPS_DIR). */
+export const BUILTIN_APPS: readonly unknown[] = [cornerShop, dailyFeed, systemSettings];
+
+let builtins: SimApp[] | undefined;
+
+/** The built-in apps, checked once per process (Daily Feed's feed alone is 600 elements). */
+function builtinApps(): SimApp[] {
+  builtins ??= BUILTIN_APPS.map((raw) => parseSimApp(raw));
+  return builtins;
+}
+
 /** `extraApps` are more app descriptions (JSON as in §9); each is checked, and a bad one throws. */
 export function createSimCatalogue(extraApps: unknown[] = []): SimCatalogue {
   const described = new Map<string, SimApp>();
-  for (const raw of [cornerShop, systemSettings, ...extraApps]) {
-    const app = parseSimApp(raw);
-    described.set(app.package, app);
-  }
+  for (const app of [...builtinApps(), ...extraApps.map((raw) => parseSimApp(raw))]) described.set(app.package, app);
   const preinstalled = [...described.values()].map(
     (app): SimInstalledApp => ({ package: app.package, label: app.label, version_name: app.version_name ?? '1.0', version_code: app.version_code ?? 1, source: 'builtin' }),
   );

@@ -16,6 +16,7 @@ export interface AppTheme {
 
 const FIXED: Record<string, [string, string]> = {
   'com.example.shop': ['#6F4E37', '#F3E7DD'],
+  'com.example.feed': ['#00677F', '#D3EEF5'],
   'com.android.settings': ['#1A5FB4', '#DCE7F7'],
 };
 
