@@ -47,11 +47,11 @@ function headerProblem(value: string): string | null {
 }
 
 /** Method, path (without the query) and the body as a JSON value: key order and spacing do not matter. */
-function fingerprintOf(request: FastifyRequest): string {
-  const path = request.url.split('?', 1)[0];
-  const body = request.body === undefined ? '' : canonicalJson(request.body);
-  return sha256Hex(`${request.method}\n${path}\n${body}`);
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return sha256Hex(`${method}\n${path}\n${body === undefined ? '' : canonicalJson(body)}`);
 }
+
+const fingerprintOf = (request: FastifyRequest) => requestFingerprint(request.method, request.url.split('?', 1)[0], request.body);
 
 export interface IdempotencyHooks {
   preValidation: preValidationAsyncHookHandler;
