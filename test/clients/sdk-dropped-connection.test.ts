@@ -14,6 +14,7 @@ let world: ClientWorld;
 let relay: Server;
 let relayUrl: string;
 const keysSeen: string[] = [];
+const sockets = new Set<Socket>();
 let connections = 0;
 
 beforeAll(async () => {
@@ -21,6 +22,8 @@ beforeAll(async () => {
   const target = new URL(world.baseUrl);
   relay = createServer((client: Socket) => {
     connections += 1;
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
     const drop = connections === 1;
     const upstream = connect(Number(target.port), target.hostname);
     client.on('data', (chunk) => {
@@ -39,6 +42,7 @@ beforeAll(async () => {
   relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
 }, 60_000);
 afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
   await new Promise<void>((resolve) => relay.close(() => resolve()));
   await world.close();
 });
@@ -70,7 +74,7 @@ test('svc runs start: the same, through the command', async () => {
   connections = 0;
   keysSeen.length = 0;
   const out = await new Promise<string>((resolve, reject) =>
-    execFile('node', ['dist/main.js', 'runs', 'start', '--device', String(deviceId), '--macro', String(macroId), '--json'], { env: { ...process.env, SVC_API_KEY: key, SVC_BASE_URL: relayUrl } }, (error, stdout, stderr) =>
+    execFile(process.execPath, ['dist/main.js', 'runs', 'start', '--device', String(deviceId), '--macro', String(macroId), '--json'], { env: { ...process.env, BASE_URL: '', SVC_API_KEY: key, SVC_BASE_URL: relayUrl } }, (error, stdout, stderr) =>
       error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
     ),
   );
