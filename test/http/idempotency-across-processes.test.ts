@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, test } from 'vitest';
+import { ManualClock } from '../../src/lib/clock.js';
 import { createTestApp, type TestApp, type TestStorage } from '../helpers/app.js';
 import { TEST_DATABASE_URL } from '../helpers/engine.js';
 import { createCloudDevice } from '../helpers/resources.js';
@@ -39,7 +40,8 @@ async function serveOn(port: number): Promise<string> {
 
 describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL: one Idempotency-Key, two server processes', () => {
   test('one run starts; the rest are its replay or 409 in use; the other process replays the kept answer', async () => {
-    t = await createTestApp({ env: { SECRET_KEY } });
+    // The children run on the real clock: the key must not have expired there.
+    t = await createTestApp({ env: { SECRET_KEY }, clock: new ManualClock(Date.now()) });
     const user = await signUp(t.app);
     const key = (await createKey(t.app, user, { scopes: ['macros:run'] })).key;
     const device = (await createCloudDevice(t.app, user, { name: 'Shared' })).id as number;
