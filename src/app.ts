@@ -92,6 +92,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     presentsSession,
     admin: adminGuard(config.adminToken),
     toolClient: modules.mcp.services.guard,
+    idempotency: modules.idempotency.services.requests,
   });
   const registry = installMetrics(app, !deps.logStream);
   await installOpenApi(app, config.baseUrl);

@@ -16,6 +16,7 @@ import { buildCodeSyncModule, removeMacroCode } from './modules/code-sync/index.
 import { buildEventsModule } from './modules/events/index.js';
 import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type DevicesServices, findCloudDevice, repointDevicesProfile } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
+import { buildIdempotencyModule } from './modules/idempotency/index.js';
 import { buildImagesModule } from './modules/images/index.js';
 import { buildMacrosModule, type MacroService } from './modules/macros/index.js';
 import { buildMapsModule } from './modules/maps/index.js';
@@ -205,6 +206,7 @@ export function buildModules(deps: ModulesDeps) {
     authoring,
     marketplace: buildMarketplaceModule({ ...base, images: images.services.library }),
     events,
+    idempotency: buildIdempotencyModule({ ...base, log: deps.log }),
   };
 }
 

@@ -145,6 +145,7 @@ const TABLE_OWNERS: Record<string, string> = {
   schedules: 'modules/scheduler',
   schedule_occurrences: 'modules/scheduler',
   named_locks: 'db',
+  idempotency_keys: 'modules/idempotency',
 };
 
 /** A write (insert, update, delete) to a table from outside its owning module. */

@@ -141,3 +141,17 @@ export class ServiceUnavailableError extends AppError {
     super(503, code, message);
   }
 }
+
+/** 422 `idempotency_key_reused`: an `Idempotency-Key` sent again with another method, path or body (decisions.md §19). */
+export class IdempotencyKeyReusedError extends AppError {
+  constructor() {
+    super(422, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request (method, path or body). Use a fresh key for a new request.');
+  }
+}
+
+/** 409 `idempotency_key_in_use` with `Retry-After: 1`: the first request with this key is still being processed (§19). */
+export class IdempotencyKeyInUseError extends AppError {
+  constructor() {
+    super(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry in a second to get its answer.', {}, { 'retry-after': '1' });
+  }
+}

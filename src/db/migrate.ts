@@ -28,10 +28,11 @@ import { occurrenceStarts } from './migrations/0021_occurrence_starts.js';
 import { listingSearchCounts } from './migrations/0022_listing_search_counts.js';
 import { listingWalkCovering } from './migrations/0023_listing_walk_covering.js';
 import { listingPrefixIndex } from './migrations/0024_listing_prefix_index.js';
+import { idempotencyKeys } from './migrations/0026_idempotency_keys.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
-/** In name order; the next one is 0025. */
+/** In name order; the next one is 0027 (0025 is reserved for another branch: Kysely needs order, not an unbroken sequence). */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_accounts': accounts,
   '0002_resources': resources,
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0022_listing_search_counts': listingSearchCounts,
   '0023_listing_walk_covering': listingWalkCovering,
   '0024_listing_prefix_index': listingPrefixIndex,
+  '0026_idempotency_keys': idempotencyKeys,
 };
 
 class ListProvider implements MigrationProvider {

@@ -25,6 +25,7 @@ import type { MapExplorationsTable, MenuMapScreensTable, MenuMapsTable, MenuMapT
 import type { AuthoringMessagesTable, AuthoringSessionsTable, CreditAllowancesTable, CreditChargesTable } from './schema-authoring.js';
 import type { MarketplaceImagesTable, MarketplaceListingsTable, MarketplaceListingTagsTable, MarketplaceReviewsTable, MarketplaceVersionsTable } from './schema-marketplace.js';
 import type { ScheduleOccurrencesTable, SchedulesTable } from './schema-scheduler.js';
+import type { IdempotencyKeysTable } from './schema-idempotency.js';
 
 // The column unions come from the one list of each (core/values.ts); re-exported for the
 // code that reads them with the table types.
@@ -498,6 +499,7 @@ export interface Database {
   credit_allowances: CreditAllowancesTable;
   schedules: SchedulesTable;
   schedule_occurrences: ScheduleOccurrencesTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type { MarketplaceListingsTable, MarketplaceListingTagsTable, MarketplaceReviewsTable, MarketplaceVersionsTable, ScheduleOccurrencesTable, SchedulesTable };

@@ -1,7 +1,7 @@
 // Which statuses an operation can answer, derived from its method, its schema and its guard,
 // so the published description lists every status a client can meet without each route
 // repeating them. The meanings here are the ones the error handler and the guards answer with.
-import type { RouteAuth } from './route-auth.js';
+import { isIdempotentRoute, type RouteAuth } from './route-auth.js';
 
 /** Methods whose request body Fastify reads: a client can send one even where none is expected. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -72,6 +72,8 @@ export function derivedStatuses(route: RouteShape): number[] {
   // Any body is checked before the route sees it (NUL, lone surrogates, non-finite numbers,
   // nesting depth), so a route that expects none can still answer 422.
   if (takesBody) [400, 413, 415, 422].forEach((s) => statuses.add(s));
+  // `Idempotency-Key` (decisions.md §19): 409 while the key is in use, 422 when it is reused or malformed.
+  if (isIdempotentRoute(route.method, auth)) [409, 422].forEach((s) => statuses.add(s));
   switch (auth.kind) {
     case 'apiKey':
       [401, 402, 429].forEach((s) => statuses.add(s));

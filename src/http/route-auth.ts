@@ -19,6 +19,13 @@ export type RouteAuth =
   | { kind: 'admin' }
   | { kind: 'public' };
 
+/**
+ * Every key route with POST takes an optional `Idempotency-Key` (decisions.md §19): derived
+ * from the declaration, so a new route cannot forget it. The tool server (`/mcp`, JSON-RPC
+ * with its own request ids) is not a key route in this sense.
+ */
+export const isIdempotentRoute = (method: string, auth: RouteAuth) => method === 'POST' && auth.kind === 'apiKey';
+
 /** Who the guard admitted; routes pass it on as a ServiceContext (request-context.ts). */
 export type Caller = Pick<ServiceContext, 'userId' | 'keyId' | 'sessionId' | 'scopes'>;
 

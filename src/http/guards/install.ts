@@ -5,8 +5,10 @@
 // token; they arrive here as dependencies, so this layer imports no module.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Scope } from '../../core/context.js';
+import type { IdempotencyStore } from '../../core/idempotency.js';
 import { derivedStatuses, type RouteShape, statusMeaning } from '../documented-statuses.js';
-import type { RouteAuth } from '../route-auth.js';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_HEADER_SCHEMA, type IdempotencyHooks, idempotencyHooks } from '../idempotency.js';
+import { isIdempotentRoute, type RouteAuth } from '../route-auth.js';
 
 /** Checks one request; throws an AppError (401, 404, …) to refuse it, sets `request.caller` to admit it. */
 export type RequestGuard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -24,6 +26,8 @@ export interface GuardDeps {
   admin: RequestGuard;
   /** The tool server's guard (modules/mcp): a key or a token, through the key gate. */
   toolClient: RequestGuard;
+  /** Claims and kept answers of `Idempotency-Key` (modules/idempotency), for every key route with POST. */
+  idempotency: IdempotencyStore;
 }
 
 const ERROR_REF = { $ref: 'Error#' };
@@ -42,6 +46,14 @@ function describe(route: RouteOptions, auth: RouteAuth): void {
   const response = (schema.response ??= {}) as Record<string, unknown>;
   const method = [route.method].flat()[0] ?? 'GET';
   const shape = { method, url: route.url, schema: schema as RouteShape['schema'], auth, bodyLimit: route.bodyLimit };
+  if (isIdempotentRoute(method, auth)) {
+    const headers = (schema.headers ??= { type: 'object', properties: {} }) as { properties: Record<string, unknown> };
+    headers.properties[IDEMPOTENCY_HEADER] = IDEMPOTENCY_HEADER_SCHEMA;
+    schema.description = [
+      schema.description,
+      `**Idempotency:** send \`${IDEMPOTENCY_HEADER}\` to make a retry safe (decisions.md §19): a success is kept 24 h and answered again with \`Idempotent-Replayed: true\`; 409 \`idempotency_key_in_use\` (with \`Retry-After: 1\`) while the first request with the key is still processed, 422 \`idempotency_key_reused\` when the key was used with another method, path or body.`,
+    ].filter(Boolean).join('\n\n');
+  }
   for (const status of derivedStatuses(shape)) response[status] ??= ERROR_REF;
   // Every error response says what the status means here (the route's own description
   // names the route-specific codes).
@@ -109,8 +121,18 @@ declare module 'fastify' {
   }
 }
 
+/** Adds the idempotency hooks to a route: the header check before any of the route's own, the rest after. */
+function attachIdempotency(route: RouteOptions, hooks: IdempotencyHooks): void {
+  const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : [value].flat() as T[]);
+  route.preValidation = [hooks.preValidation, ...list(route.preValidation)] as RouteOptions['preValidation'];
+  route.preHandler = [hooks.preHandler, ...list(route.preHandler)] as RouteOptions['preHandler'];
+  route.onSend = [...list(route.onSend), hooks.onSend] as RouteOptions['onSend'];
+  route.onResponse = [...list(route.onResponse), hooks.onResponse] as RouteOptions['onResponse'];
+}
+
 export function installGuards(app: FastifyInstance, deps: GuardDeps): void {
   const catalog: CatalogEntry[] = [];
+  const idempotency = idempotencyHooks(deps.idempotency);
   const operationIds = new Set<string>();
   app.decorate('routeCatalog', catalog);
   app.addHook('onRoute', (route) => {
@@ -123,6 +145,7 @@ export function installGuards(app: FastifyInstance, deps: GuardDeps): void {
     // @fastify/swagger leaves HEAD routes out of the document: the GET documents both.
     if (route.method === 'HEAD') return;
     for (const method of [route.method].flat()) catalog.push({ method, url: route.url, auth });
+    if ([route.method].flat().some((method) => isIdempotentRoute(method, auth))) attachIdempotency(route, idempotency);
     route.schema ??= {};
     requireDocumentation(route, operationIds);
     describe(route, auth);
