@@ -181,6 +181,7 @@ const PROCESS_STATE: Record<string, string> = {
   'src/db/wakeup.ts acrossThreads': "the same signal carried to the process's other threads (the runs thread, 0007)",
   'src/modules/scheduler/fire-times.ts wallClocks': 'a cache of Intl formatters by time zone',
   'src/modules/scheduler/fire-times.ts parsedCrons': 'a bounded cache of parsed cron expressions (a Cron answers from its argument alone)',
+  'src/modules/devices/hosts/sim/catalogue.ts builtins': 'a memo of the built-in app descriptions, checked once per process (they ship with the code and never change)',
   'src/modules/runs/runner/sandbox/sandbox-status.ts known': "a memo of the machine's sandbox probe",
   'src/modules/runs/runner/run-user-lease.ts swept': 'a memo: each runs directory is swept once per process',
   'src/modules/runs/runner/uid-claims.ts ownName': "a memo of this process's claim name",

@@ -46,6 +46,7 @@ d.tap_text("Add to cart")
 d.tap_text("Check out")
 d.tap_element("full_name")
 d.type_text("Ada Lovelace")
+d.key("BACK")  # the keyboard covers the button while a field has focus
 d.tap_text("place order")
 print("thanks:", d.find_text("Thank you")["text"])
 d.log("done")
@@ -165,6 +166,7 @@ describe('a block run', () => {
       { type: 'type', text: 'Ada' },
       { type: 'swipe', from: { x: 540, y: 1800 }, to: { x: 540, y: 900 }, ms: 50 },
       { type: 'wait', ms: 20 },
+      { type: 'key', key: 'BACK' }, // the keyboard covers "Place order" while a field has focus
       { type: 'tap', text: 'Place order' },
       { type: 'log', message: 'ordered' },
       { type: 'close_app', package: DEMO_APP_PACKAGE },
@@ -176,10 +178,10 @@ describe('a block run', () => {
     expect(done.state).toBe('finished');
     expect(history).toMatchObject({ status: 'completed', execution_type: 'block' });
     const lines = await logLines(w, run.execution_id);
-    // 18 steps; the else branch is not taken and the repeat's two steps run twice.
-    expect(lines).toHaveLength(19);
-    expect(lines.slice(0, 4)).toEqual(['step 1/18: open app com.example.shop', 'step 2/18: wait for "Corner Shop" (up to 2000 ms)', 'step 3/18: if text "Espresso beans" shows: yes, then', 'step 4/18: tap element "row_beans"']);
-    expect(lines.at(-1)).toBe('step 18/18: close app com.example.shop');
+    // 19 steps; the else branch is not taken and the repeat's two steps run twice.
+    expect(lines).toHaveLength(20);
+    expect(lines.slice(0, 4)).toEqual(['step 1/19: open app com.example.shop', 'step 2/19: wait for "Corner Shop" (up to 2000 ms)', 'step 3/19: if text "Espresso beans" shows: yes, then', 'step 4/19: tap element "row_beans"']);
+    expect(lines.at(-1)).toBe('step 19/19: close app com.example.shop');
 
     const images = await blockMacro(w, { version: 1, steps: [{ type: 'log', message: 'a' }, { type: 'if_image', image_id: 'img_0123456789abcdef', then: [] }] });
     const failed = await startRun(w, deviceId, { macro_id: images });

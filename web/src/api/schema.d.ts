@@ -403,6 +403,8 @@ export interface paths {
          * Upload a code macro's project as a zip; it becomes the current snapshot
          * @description Uploads a code macro's project as a base64 zip, checks it and makes it the current snapshot. The body may be up to 16 MiB (413 beyond), the zip up to 10 MiB decoded. The server recomputes `worktree_hash` (docs/code-sync.md) and refuses a mismatch. A zip with absolute or `..` paths, links or device files, duplicate paths, more than 5,000 files or more than 100 MiB uncompressed is refused; every refusal is 422 `validation_failed` with `details.reason` and changes nothing. 201 when the snapshot is new; 200 with `created: false` when the macro already had this hash, which is made current again.
          *
+         *     **Idempotency:** send `Idempotency-Key` to make a retry safe (decisions.md §19): a success is kept 24 h and answered again with `Idempotent-Replayed: true`; 409 `idempotency_key_in_use` (with `Retry-After: 1`) while the first request with the key is still processed, 422 `idempotency_key_reused` when the key was used with another method, path or body.
+         *
          *     **Auth:** API key (`X-API-KEY`). Required scope: `macros:run`. The owner's signed-in session (the application) is accepted too, with full access.
          */
         post: operations["uploadCodeSnapshot"];
@@ -929,6 +931,8 @@ export interface paths {
          * Create a settings profile for a code macro
          * @description Creates a named set of argument values for a code macro, which devices can then follow. 409 `name_taken` when the macro already has a profile of that name (`Default` included).
          *
+         *     **Idempotency:** send `Idempotency-Key` to make a retry safe (decisions.md §19): a success is kept 24 h and answered again with `Idempotent-Replayed: true`; 409 `idempotency_key_in_use` (with `Retry-After: 1`) while the first request with the key is still processed, 422 `idempotency_key_reused` when the key was used with another method, path or body.
+         *
          *     **Auth:** API key (`X-API-KEY`). Full-access keys only (keys created with no scopes). The owner's signed-in session (the application) is accepted too, with full access.
          */
         post: operations["createProfile"];
@@ -984,6 +988,8 @@ export interface paths {
         /**
          * Register a webhook endpoint; its signing secret is shown once
          * @description Registers an HTTPS endpoint that receives signed events matching its `event_types` and scope. The signing secret is in this answer only. Private and internal addresses are refused (422); 422 `endpoint_limit_reached` past 10 endpoints.
+         *
+         *     **Idempotency:** send `Idempotency-Key` to make a retry safe (decisions.md §19): a success is kept 24 h and answered again with `Idempotent-Replayed: true`; 409 `idempotency_key_in_use` (with `Retry-After: 1`) while the first request with the key is still processed, 422 `idempotency_key_reused` when the key was used with another method, path or body.
          *
          *     **Auth:** API key (`X-API-KEY`). Full-access keys only (keys created with no scopes). The owner's signed-in session (the application) is accepted too, with full access.
          */
@@ -1050,6 +1056,8 @@ export interface paths {
         /**
          * Queue the same delivery again with a fresh schedule
          * @description Puts a delivery back to `pending` with a fresh retry schedule; `attempts` keeps counting. 409 `endpoint_deleted` or `endpoint_disabled` when its endpoint cannot receive it.
+         *
+         *     **Idempotency:** send `Idempotency-Key` to make a retry safe (decisions.md §19): a success is kept 24 h and answered again with `Idempotent-Replayed: true`; 409 `idempotency_key_in_use` (with `Retry-After: 1`) while the first request with the key is still processed, 422 `idempotency_key_reused` when the key was used with another method, path or body.
          *
          *     **Auth:** API key (`X-API-KEY`). Full-access keys only (keys created with no scopes). The owner's signed-in session (the application) is accepted too, with full access.
          */
@@ -1129,6 +1137,8 @@ export interface paths {
          * Replace the signing secret; the next attempt uses the new one
          * @description Replaces the signing secret of an endpoint; the new secret is in this answer only and signs every attempt from now on, retries included.
          *
+         *     **Idempotency:** send `Idempotency-Key` to make a retry safe (decisions.md §19): a success is kept 24 h and answered again with `Idempotent-Replayed: true`; 409 `idempotency_key_in_use` (with `Retry-After: 1`) while the first request with the key is still processed, 422 `idempotency_key_reused` when the key was used with another method, path or body.
+         *
          *     **Auth:** API key (`X-API-KEY`). Full-access keys only (keys created with no scopes). The owner's signed-in session (the application) is accepted too, with full access.
          */
         post: operations["regenerateWebhookSecret"];
@@ -1150,6 +1160,8 @@ export interface paths {
         /**
          * Queue a webhook.test event for this endpoint, whatever it subscribes to
          * @description Queues a `webhook.test` event for this endpoint only, whatever it subscribes to, to check that the receiver gets and verifies it.
+         *
+         *     **Idempotency:** send `Idempotency-Key` to make a retry safe (decisions.md §19): a success is kept 24 h and answered again with `Idempotent-Replayed: true`; 409 `idempotency_key_in_use` (with `Retry-After: 1`) while the first request with the key is still processed, 422 `idempotency_key_reused` when the key was used with another method, path or body.
          *
          *     **Auth:** API key (`X-API-KEY`). Full-access keys only (keys created with no scopes). The owner's signed-in session (the application) is accepted too, with full access.
          */
@@ -1179,6 +1191,8 @@ export interface paths {
          * Add a proxy
          * @description Adds one of the caller's own proxies (`byop`): scheme, host, port, optional credentials, and for a gateway its targeting. The password is stored encrypted and never returned here.
          *
+         *     **Idempotency:** send `Idempotency-Key` to make a retry safe (decisions.md §19): a success is kept 24 h and answered again with `Idempotent-Replayed: true`; 409 `idempotency_key_in_use` (with `Retry-After: 1`) while the first request with the key is still processed, 422 `idempotency_key_reused` when the key was used with another method, path or body.
+         *
          *     **Auth:** API key (`X-API-KEY`). Full-access keys only (keys created with no scopes). The owner's signed-in session (the application) is accepted too, with full access.
          */
         post: operations["createProxy"];
@@ -1200,6 +1214,8 @@ export interface paths {
         /**
          * Import proxies, one per line
          * @description Creates the caller's own proxies from text, one per line (`host:port`, `host:port:user:pass` or `scheme://user:pass@host:port`). Every line is created or reported in `errors` (password masked); one bad line never stops the others. At most 10,000 lines.
+         *
+         *     **Idempotency:** send `Idempotency-Key` to make a retry safe (decisions.md §19): a success is kept 24 h and answered again with `Idempotent-Replayed: true`; 409 `idempotency_key_in_use` (with `Retry-After: 1`) while the first request with the key is still processed, 422 `idempotency_key_reused` when the key was used with another method, path or body.
          *
          *     **Auth:** API key (`X-API-KEY`). Full-access keys only (keys created with no scopes). The owner's signed-in session (the application) is accepted too, with full access.
          */
@@ -1228,6 +1244,8 @@ export interface paths {
         /**
          * Assign a proxy to a device (ends its previous assignment)
          * @description Makes a device go out through a proxy, sticky or rotating; the device's previous assignment ends.
+         *
+         *     **Idempotency:** send `Idempotency-Key` to make a retry safe (decisions.md §19): a success is kept 24 h and answered again with `Idempotent-Replayed: true`; 409 `idempotency_key_in_use` (with `Retry-After: 1`) while the first request with the key is still processed, 422 `idempotency_key_reused` when the key was used with another method, path or body.
          *
          *     **Auth:** API key (`X-API-KEY`). Full-access keys only (keys created with no scopes). The owner's signed-in session (the application) is accepted too, with full access.
          */
@@ -1379,6 +1397,8 @@ export interface paths {
          * Check a proxy for real and store the result
          * @description Connects through the proxy for real, measures latency and the exit address and its country, and stores the result on the proxy (`live` or `dead`). `error` is `auth_failed`, `unreachable` or `timeout` (or `targeting_mismatch` for a gateway whose exit breaks targeting). A private proxy address answers 422 `address_not_allowed`.
          *
+         *     **Idempotency:** send `Idempotency-Key` to make a retry safe (decisions.md §19): a success is kept 24 h and answered again with `Idempotent-Replayed: true`; 409 `idempotency_key_in_use` (with `Retry-After: 1`) while the first request with the key is still processed, 422 `idempotency_key_reused` when the key was used with another method, path or body.
+         *
          *     **Auth:** API key (`X-API-KEY`). Full-access keys only (keys created with no scopes). The owner's signed-in session (the application) is accepted too, with full access.
          */
         post: operations["validateProxy"];
@@ -1445,6 +1465,8 @@ export interface paths {
          * Start a cloud run
          * @description Starts a macro on one of your cloud devices and answers the run in `launching`. Checks, in order: the device (404; a local device 404 `not_a_cloud_device`), the macro (404), that it can run (409 `macro_not_runnable`), that the device has no active run or lease (409 `device_busy`), that runs are on and a device host can take the run (503 `runs_unavailable`, with `Retry-After`: runs switched off, or, for a device not already on a host, no free slot such as every `adb` serial in use). A stopped device is started first.
          *
+         *     **Idempotency:** send `Idempotency-Key` to make a retry safe (decisions.md §19): a success is kept 24 h and answered again with `Idempotent-Replayed: true`; 409 `idempotency_key_in_use` (with `Retry-After: 1`) while the first request with the key is still processed, 422 `idempotency_key_reused` when the key was used with another method, path or body.
+         *
          *     **Auth:** API key (`X-API-KEY`). Required scope: `macros:run`. The owner's signed-in session (the application) is accepted too, with full access.
          */
         post: operations["startCloudRun"];
@@ -1488,6 +1510,8 @@ export interface paths {
         /**
          * Stop a cloud run
          * @description Stops a cloud run: 202 with the run in `stopping` (SIGTERM to its process group, SIGKILL 5 s later; it then ends `stopped`), or 200 with the run as it is when it has already ended. `{id}` is the run's numeric id or, as an extension of the contract, its `execution_id` (`cr_` + 24 lowercase hex): a run history record names its cloud run only by that, so a client holding the record can read or stop the run without another lookup. Any other form answers 422 `validation_failed`; an execution_id that is not one of your cloud runs (someone else's, or none) answers 404.
+         *
+         *     **Idempotency:** send `Idempotency-Key` to make a retry safe (decisions.md §19): a success is kept 24 h and answered again with `Idempotent-Replayed: true`; 409 `idempotency_key_in_use` (with `Retry-After: 1`) while the first request with the key is still processed, 422 `idempotency_key_reused` when the key was used with another method, path or body.
          *
          *     **Auth:** API key (`X-API-KEY`). Required scope: `macros:run`. The owner's signed-in session (the application) is accepted too, with full access.
          */
@@ -2648,6 +2672,8 @@ export interface components {
             };
             clickable: boolean;
             editable: boolean;
+            /** @description A container that scrolls (a RecyclerView, a ScrollView); false on other elements */
+            scrollable: boolean;
             focused?: boolean;
         };
         InstalledApp: {
@@ -4954,7 +4980,10 @@ export interface operations {
     uploadCodeSnapshot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: 1 to 255 printable ASCII characters, fresh for each new request (a UUID). A success (2xx) is kept 24 h per account; the same key with the same method, path and body answers it again with `Idempotent-Replayed: true`, doing nothing twice. Another request with the key answers 422 `idempotency_key_reused`; one sent while the first is still processed, 409 `idempotency_key_in_use` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Identifier */
                 id: number;
@@ -8645,7 +8674,10 @@ export interface operations {
     createProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: 1 to 255 printable ASCII characters, fresh for each new request (a UUID). A success (2xx) is kept 24 h per account; the same key with the same method, path and body answers it again with `Idempotent-Replayed: true`, doing nothing twice. Another request with the key answers 422 `idempotency_key_reused`; one sent while the first is still processed, 409 `idempotency_key_in_use` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9229,7 +9261,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: 1 to 255 printable ASCII characters, fresh for each new request (a UUID). A success (2xx) is kept 24 h per account; the same key with the same method, path and body answers it again with `Idempotent-Replayed: true`, doing nothing twice. Another request with the key answers 422 `idempotency_key_reused`; one sent while the first is still processed, 409 `idempotency_key_in_use` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9300,6 +9335,15 @@ export interface operations {
             };
             /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9635,7 +9679,10 @@ export interface operations {
     redeliverWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: 1 to 255 printable ASCII characters, fresh for each new request (a UUID). A success (2xx) is kept 24 h per account; the same key with the same method, path and body answers it again with `Idempotent-Replayed: true`, doing nothing twice. Another request with the key answers 422 `idempotency_key_reused`; one sent while the first is still processed, 409 `idempotency_key_in_use` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Identifier */
                 id: number;
@@ -10380,7 +10427,10 @@ export interface operations {
     regenerateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: 1 to 255 printable ASCII characters, fresh for each new request (a UUID). A success (2xx) is kept 24 h per account; the same key with the same method, path and body answers it again with `Idempotent-Replayed: true`, doing nothing twice. Another request with the key answers 422 `idempotency_key_reused`; one sent while the first is still processed, 409 `idempotency_key_in_use` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Identifier */
                 id: number;
@@ -10441,6 +10491,15 @@ export interface operations {
             };
             /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10525,7 +10584,10 @@ export interface operations {
     sendWebhookTest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: 1 to 255 printable ASCII characters, fresh for each new request (a UUID). A success (2xx) is kept 24 h per account; the same key with the same method, path and body answers it again with `Idempotent-Replayed: true`, doing nothing twice. Another request with the key answers 422 `idempotency_key_reused`; one sent while the first is still processed, 409 `idempotency_key_in_use` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Identifier */
                 id: number;
@@ -10585,6 +10647,15 @@ export interface operations {
             };
             /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10783,7 +10854,10 @@ export interface operations {
     createProxy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: 1 to 255 printable ASCII characters, fresh for each new request (a UUID). A success (2xx) is kept 24 h per account; the same key with the same method, path and body answers it again with `Idempotent-Replayed: true`, doing nothing twice. Another request with the key answers 422 `idempotency_key_reused`; one sent while the first is still processed, 409 `idempotency_key_in_use` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10889,6 +10963,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
             413: {
                 headers: {
@@ -10957,7 +11040,10 @@ export interface operations {
     importProxies: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: 1 to 255 printable ASCII characters, fresh for each new request (a UUID). A success (2xx) is kept 24 h per account; the same key with the same method, path and body answers it again with `Idempotent-Replayed: true`, doing nothing twice. Another request with the key answers 422 `idempotency_key_reused`; one sent while the first is still processed, 409 `idempotency_key_in_use` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11018,6 +11104,15 @@ export interface operations {
             };
             /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11179,7 +11274,10 @@ export interface operations {
     assignProxy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: 1 to 255 printable ASCII characters, fresh for each new request (a UUID). A success (2xx) is kept 24 h per account; the same key with the same method, path and body answers it again with `Idempotent-Replayed: true`, doing nothing twice. Another request with the key answers 422 `idempotency_key_reused`; one sent while the first is still processed, 409 `idempotency_key_in_use` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11257,6 +11355,15 @@ export interface operations {
             };
             /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12458,7 +12565,10 @@ export interface operations {
     validateProxy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: 1 to 255 printable ASCII characters, fresh for each new request (a UUID). A success (2xx) is kept 24 h per account; the same key with the same method, path and body answers it again with `Idempotent-Replayed: true`, doing nothing twice. Another request with the key answers 422 `idempotency_key_reused`; one sent while the first is still processed, 409 `idempotency_key_in_use` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Identifier */
                 id: number;
@@ -12527,6 +12637,15 @@ export interface operations {
             };
             /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12890,7 +13009,10 @@ export interface operations {
     startCloudRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: 1 to 255 printable ASCII characters, fresh for each new request (a UUID). A success (2xx) is kept 24 h per account; the same key with the same method, path and body answers it again with `Idempotent-Replayed: true`, doing nothing twice. Another request with the key answers 422 `idempotency_key_reused`; one sent while the first is still processed, 409 `idempotency_key_in_use` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description One of your cloud devices */
                 id: number;
@@ -13217,7 +13339,10 @@ export interface operations {
     stopCloudRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: 1 to 255 printable ASCII characters, fresh for each new request (a UUID). A success (2xx) is kept 24 h per account; the same key with the same method, path and body answers it again with `Idempotent-Replayed: true`, doing nothing twice. Another request with the key answers 422 `idempotency_key_reused`; one sent while the first is still processed, 409 `idempotency_key_in_use` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description One of your cloud runs: its numeric id, or its execution_id (`cr_` + 24 lowercase hex), as the run history shows it */
                 id: number | string;
@@ -13324,6 +13449,15 @@ export interface operations {
             };
             /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13447,6 +13581,8 @@ export interface operations {
                             };
                             clickable: boolean;
                             editable: boolean;
+                            /** @description A container that scrolls (a RecyclerView, a ScrollView); false on other elements */
+                            scrollable: boolean;
                             focused?: boolean;
                             center: {
                                 x: number;
@@ -13624,6 +13760,8 @@ export interface operations {
                             };
                             clickable: boolean;
                             editable: boolean;
+                            /** @description A container that scrolls (a RecyclerView, a ScrollView); false on other elements */
+                            scrollable: boolean;
                             focused?: boolean;
                             center: {
                                 x: number;
@@ -13801,6 +13939,8 @@ export interface operations {
                             };
                             clickable: boolean;
                             editable: boolean;
+                            /** @description A container that scrolls (a RecyclerView, a ScrollView); false on other elements */
+                            scrollable: boolean;
                             focused?: boolean;
                             center: {
                                 x: number;
@@ -14607,6 +14747,8 @@ export interface operations {
                             };
                             clickable: boolean;
                             editable: boolean;
+                            /** @description A container that scrolls (a RecyclerView, a ScrollView); false on other elements */
+                            scrollable: boolean;
                             focused?: boolean;
                             center: {
                                 x: number;
@@ -14783,6 +14925,8 @@ export interface operations {
                             };
                             clickable: boolean;
                             editable: boolean;
+                            /** @description A container that scrolls (a RecyclerView, a ScrollView); false on other elements */
+                            scrollable: boolean;
                             focused?: boolean;
                             center: {
                                 x: number;
