@@ -136,6 +136,7 @@ const UiElementProperties = {
   bounds: Type.Object({ left: Type.Integer(), top: Type.Integer(), right: Type.Integer(), bottom: Type.Integer() }),
   clickable: Type.Boolean(),
   editable: Type.Boolean(),
+  scrollable: Type.Optional(Type.Boolean({ description: 'A scrolling container (decisions.md §15)' })),
   focused: Type.Optional(Type.Boolean()),
 };
 
