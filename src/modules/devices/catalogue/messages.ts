@@ -67,6 +67,8 @@ export interface NotFoundFacts {
   tree: readonly TreeElement[];
   /** Why the last look did not act, when it was not "nothing matched". */
   note?: string;
+  /** What was spent instead of a time (scroll_to: `3 swipes down`). */
+  spent?: string;
 }
 
 export function notFoundMessage(f: NotFoundFacts): string {
@@ -76,9 +78,9 @@ export function notFoundMessage(f: NotFoundFacts): string {
   const shown = ranked.slice(0, MAX_SHOWN).map((c) => `'${c.v.length > 60 ? `${c.v.slice(0, 59)}…` : c.v}'`);
   const best = ranked[0];
   const guess = wanted && best && best.score >= 0.5 && best.v !== wanted.value ? ` Did you mean ${wanted.key}='${best.v}'?` : '';
-  const seconds = (f.waitedMs / 1000).toFixed(1);
+  const seconds = f.spent ?? `${(f.waitedMs / 1000).toFixed(1)} s`;
   const screen = shown.length > 0 ? ` On screen: ${shown.join(', ')}.` : ' The screen shows no text.';
-  return `No element ${describeSelector(f.selector)} after ${seconds} s on ${appInFront(f.app)}.${f.note ? ` ${f.note}` : ''}${screen}${guess}`;
+  return `No element ${describeSelector(f.selector)} after ${seconds} on ${appInFront(f.app)}.${f.note ? ` ${f.note}` : ''}${screen}${guess}`;
 }
 
 export function stillVisibleMessage(selector: Selector, waitedMs: number, app: CurrentApp | null): string {

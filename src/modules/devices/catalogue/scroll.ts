@@ -48,7 +48,6 @@ export interface ScrollResult {
 export async function scrollTo(env: ActionEnv, selector: Selector, options: { maxSwipes?: number; direction?: ScrollDirection } = {}): Promise<ScrollResult> {
   const maxSwipes = options.maxSwipes ?? DEFAULT_MAX_SWIPES;
   const direction = options.direction ?? 'down';
-  const started = performance.now();
   await waitFor(env, null, { timeoutMs: DEFAULT_TIMEOUT_MS });
   let swipes = 0;
   let endReached = false;
@@ -73,6 +72,7 @@ export async function scrollTo(env: ActionEnv, selector: Selector, options: { ma
   }
   const look = await readScreen(env);
   const app = await env.driver.currentApp().catch(() => null);
-  const end = endReached ? `The end of the content was reached after ${swipes} swipe${swipes === 1 ? '' : 's'} ${direction}.` : `${swipes} swipe${swipes === 1 ? '' : 's'} ${direction} made; the end of the content was not reached.`;
-  throw new ElementNotFoundError(notFoundMessage({ selector, waitedMs: performance.now() - started, app, tree: look.tree, note: end }));
+  const spent = `${swipes} swipe${swipes === 1 ? '' : 's'} ${direction}`;
+  const note = endReached ? 'The end of the content was reached.' : 'The end of the content was not reached.';
+  throw new ElementNotFoundError(notFoundMessage({ selector, waitedMs: 0, spent, app, tree: look.tree, note }));
 }
