@@ -10,6 +10,7 @@ import { type RunSandboxSettings, runSandboxSettings } from './lib/run-sandbox-s
 import { currentIdentity, type RunAs, runAsFor, type ServiceIdentity } from './lib/run-user.js';
 import { keyFileIn, parseSecretKey } from './lib/secret-key.js';
 import { KEY_PATTERN } from './modules/api-keys/index.js';
+import { FIELD_GUIDE_PACKAGE, loadSimAppsDir, type SimApp } from './modules/devices/index.js';
 
 /** The settings as read from the environment, before start-up has resolved the secret key. */
 export interface LoadedConfig {
@@ -56,6 +57,12 @@ export interface LoadedConfig {
   simBootMs: number;
   /** SIM_EXTRA_APPS: more built-in sim apps to preinstall (`field-guide`). */
   simExtraApps: 'field-guide'[];
+  /** SIM_SEED: seeds every simulated device's random generator at each boot (the same loading times and interrupts on every run); unset: random. */
+  simSeed: number | undefined;
+  /** SIM_APPS_DIR: a folder of app descriptions installed on every simulated device. */
+  simAppsDir: string | undefined;
+  /** The descriptions read from SIM_APPS_DIR at start-up, each checked. */
+  simApps: SimApp[];
   /** ADB_SERVERS: the ADB servers to find devices on (DEVICE_HOST=adb). */
   adbServers: AdbServerAddress[];
   /** ADB_DEVICES: the devices the service may use; empty means every device the servers list. */
@@ -239,6 +246,9 @@ export function loadConfig(env: Env = process.env, identity: ServiceIdentity = c
     deviceHost: deviceHost(env),
     simBootMs: integer(env, 'SIM_BOOT_MS', 300, 0, 600_000),
     simExtraApps: simExtraApps(env),
+    simSeed: env.SIM_SEED ? integer(env, 'SIM_SEED', 0, 0, 4_294_967_295) : undefined,
+    simAppsDir: env.SIM_APPS_DIR ? resolve(env.SIM_APPS_DIR) : undefined,
+    simApps: env.SIM_APPS_DIR ? loadSimAppsDir(resolve(env.SIM_APPS_DIR), simExtraApps(env).length > 0 ? [FIELD_GUIDE_PACKAGE] : []) : [],
     adbServers: servers,
     adbDevices: adbDevices(env, servers),
     scheduleMisfireGraceMs: integer(env, 'SCHEDULE_MISFIRE_GRACE_S', 300, 0, 86_400) * 1000,

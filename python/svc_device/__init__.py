@@ -13,7 +13,8 @@ Every cloud run has this package on its PYTHONPATH, so a macro simply writes::
 Coordinates are device pixels from the top-left corner. Elements are dicts with
 ``element_id``, ``class``, ``text``, ``resource_id``, ``content_desc``, ``bounds``
 (``left``, ``top``, ``right``, ``bottom``), ``center`` (``x``, ``y``), ``clickable``,
-``editable`` and, when known, ``focused``.
+``editable``, ``scrollable`` (a container that scrolls, such as a list) and, when known,
+``focused``.
 
 Locators find an element by what it is and wait for it (``locate``, ``when``,
 ``set_default_timeout``, ``read_text``; see ``_locators``)::

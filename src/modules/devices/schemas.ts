@@ -136,7 +136,7 @@ const UiElementProperties = {
   bounds: Type.Object({ left: Type.Integer(), top: Type.Integer(), right: Type.Integer(), bottom: Type.Integer() }),
   clickable: Type.Boolean(),
   editable: Type.Boolean(),
-  scrollable: Type.Optional(Type.Boolean({ description: 'A scrolling container (decisions.md §15)' })),
+  scrollable: Type.Boolean({ description: 'A container that scrolls (a RecyclerView, a ScrollView); false on other elements' }),
   focused: Type.Optional(Type.Boolean()),
 };
 

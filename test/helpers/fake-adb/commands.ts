@@ -35,7 +35,7 @@ function input(device: FakeAndroidDevice, args: string[]): CommandResult | Promi
       applyTap(world, ...natural(n[0], n[1]));
       break;
     case 'swipe':
-      applySwipe(world, ...natural(n[0], n[1]), ...natural(n[2], n[3]));
+      applySwipe(world, ...natural(n[0], n[1]), ...natural(n[2], n[3]), n[4] ?? 300);
       break;
     case 'text': {
       // Like Android's `input text`, only the first argument is typed: bad quoting shows.

@@ -29,7 +29,7 @@ function attributes(e: ViewElement, pkg: string, index: number, rotation: Rotati
     '@enabled': 'true',
     '@focusable': String(e.clickable || e.editable),
     '@focused': String(e.focused),
-    '@scrollable': 'false',
+    '@scrollable': String(e.scrollable),
     '@long-clickable': 'false',
     '@password': String(e.password),
     '@selected': 'false',
@@ -37,7 +37,7 @@ function attributes(e: ViewElement, pkg: string, index: number, rotation: Rotati
   };
 }
 
-const CONTAINER = /(Layout|ViewGroup)$/;
+const CONTAINER = /(Layout|ViewGroup|RecyclerView)$/;
 
 function inside(a: ViewElement, b: ViewElement): boolean {
   return a.bounds.left >= b.bounds.left && a.bounds.top >= b.bounds.top && a.bounds.right <= b.bounds.right && a.bounds.bottom <= b.bounds.bottom;

@@ -15,7 +15,7 @@ export interface Look {
 }
 
 const standIn = (id: string, cls: string, text: string, bounds: ElementWithCenter['bounds']): ElementWithCenter =>
-  withCenter({ element_id: id, class: cls, text, resource_id: '', content_desc: '', bounds, clickable: false, editable: false });
+  withCenter({ element_id: id, class: cls, text, resource_id: '', content_desc: '', bounds, clickable: false, editable: false, scrollable: false });
 
 export async function readScreen(env: ActionEnv, size?: ScreenSize): Promise<Look> {
   const [tree, known] = await Promise.all([env.driver.uiTree(), size ?? env.driver.screenSize()]);

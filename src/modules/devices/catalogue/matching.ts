@@ -4,7 +4,7 @@
 import type { Bounds, ScreenSize, UiElement } from '../hosts/types.js';
 import type { Selector } from './selector.js';
 
-export type TreeElement = UiElement & { scrollable?: boolean };
+export type TreeElement = UiElement;
 
 /** §15: a screen that is loading shows one ProgressBar with this id. */
 export const PROGRESS_ID = 'android:id/progress';

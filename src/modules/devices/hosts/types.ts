@@ -26,6 +26,8 @@ export interface UiElement {
   bounds: Bounds;
   clickable: boolean;
   editable: boolean;
+  /** A container that scrolls (a RecyclerView, a ScrollView); `false` on other elements. */
+  scrollable: boolean;
   focused?: boolean;
 }
 

@@ -21,6 +21,7 @@ describe('parseUiDump', () => {
       bounds: { left: 63, top: 143, right: 1017, bottom: 262 },
       clickable: true,
       editable: true,
+      scrollable: false,
       focused: true,
     });
     expect(tree[3].text).toBe('  Wi-Fi  ');
@@ -36,6 +37,11 @@ describe('parseUiDump', () => {
     expect(parseUiDump(node('hi &#55357;&#56832; &#x1F600;')).map((e) => e.text)).toEqual(['hi 😀 😀']);
     expect(parseUiDump(node('&amp;#10; &amp;amp; &lt;b&gt; &quot;q&quot; &apos;a&apos;')).map((e) => e.text)).toEqual(['&#10; &amp; <b> "q" \'a\'']);
     expect(parseUiDump(node('&#99999999; &nbsp;')).map((e) => e.text)).toEqual(['&#99999999; &nbsp;']);
+  });
+
+  test('scrollable comes from the dump’s attribute', () => {
+    const list = `<?xml version='1.0' ?><hierarchy rotation="0"><node index="0" class="androidx.recyclerview.widget.RecyclerView" scrollable="true" bounds="[0,252][1080,2340]"><node index="0" class="android.view.ViewGroup" scrollable="false" bounds="[0,252][1080,504]" /></node></hierarchy>`;
+    expect(parseUiDump(list).map((e) => e.scrollable)).toEqual([true, false]);
   });
 
   test('garbage is a host fault, not a crash', () => {

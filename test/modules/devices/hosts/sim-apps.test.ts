@@ -50,9 +50,27 @@ describe('parseSimApp refuses', () => {
     ['a link to nowhere', { package: 'com.x.y', label: 'X', screens: [screen([element({ to: 'elsewhere' })])] }, 'unknown screen "elsewhere"'],
     ['bounds past the screen', { package: 'com.x.y', label: 'X', screens: [screen([element({ bounds: { left: 0, top: 0, right: 1081, bottom: 10 } })])] }, 'bounds'],
     ['empty bounds', { package: 'com.x.y', label: 'X', screens: [screen([element({ bounds: { left: 10, top: 10, right: 10, bottom: 20 } })])] }, 'bounds'],
+    ['loading_ms past 30 s', { package: 'com.x.y', label: 'X', screens: [{ ...screen([element()]), loading_ms: { min: 0, max: 30_001 } }] }, 'screen main (/screens/0/loading_ms/max) must be <= 30000'],
+    ['loading_ms min above max', { package: 'com.x.y', label: 'X', screens: [{ ...screen([element()]), loading_ms: { min: 900, max: 100 } }] }, 'com.x.y screen main has loading_ms.min above loading_ms.max'],
+    ['appear_after_ms past 60 s', { package: 'com.x.y', label: 'X', screens: [screen([element({ appear_after_ms: 60_001 })])] }, 'screen main element a (/screens/0/elements/0/appear_after_ms) must be <= 60000'],
+    ['a negative hide_after_ms', { package: 'com.x.y', label: 'X', screens: [screen([element({ hide_after_ms: -1 })])] }, 'screen main element a (/screens/0/elements/0/hide_after_ms)'],
+    ['a scroll band upside down', { package: 'com.x.y', label: 'X', screens: [{ ...screen([element()]), scroll: { top: 900, bottom: 800 } }] }, 'com.x.y screen main has scroll.bottom at or above scroll.top'],
+    ['content past y = 100,000', { package: 'com.x.y', label: 'X', screens: [{ ...screen([element({ bounds: { left: 0, top: 300, right: 10, bottom: 100_001 } })]), scroll: { top: 252, bottom: 2200 } }] }, 'com.x.y screen main element a has bounds outside the scrolling content'],
+    ['tall bounds without scroll', { package: 'com.x.y', label: 'X', screens: [screen([element({ bounds: { left: 0, top: 300, right: 10, bottom: 5000 } })])] }, 'com.x.y screen main element a has bounds outside the 1080×2400 screen'],
+    ['fixed without scroll', { package: 'com.x.y', label: 'X', screens: [screen([element({ fixed: true })])] }, 'com.x.y screen main element a is marked fixed on a screen without scroll'],
+    ['an interrupt to nowhere', { package: 'com.x.y', label: 'X', screens: [screen([element()])], interrupts: [{ screen: 'rate', every_opens: 3 }] }, 'com.x.y interrupt #0 names unknown screen "rate"'],
+    ['an interrupt that is not a dialog', { package: 'com.x.y', label: 'X', screens: [screen([element()]), screen([element()], 'rate')], interrupts: [{ screen: 'rate', every_opens: 3 }] }, 'com.x.y screen rate is named by interrupt #0 but is not a dialog'],
+    ['an interrupt without a rule', { package: 'com.x.y', label: 'X', screens: [screen([element()]), screen([{ ...element(), clickable: false, bounds: { left: 100, top: 900, right: 980, bottom: 1400 } }], 'rate')], interrupts: [{ screen: 'rate' }] }, 'com.x.y interrupt #0 needs every_opens, after_opens or probability'],
+    ['a probability above 1', { package: 'com.x.y', label: 'X', screens: [screen([element()])], interrupts: [{ screen: 'main', probability: 1.5 }] }, 'interrupt #0 (/interrupts/0/probability) must be <= 1'],
   ])('%s', (_name, input, message) => {
     expect(() => parseSimApp(input)).toThrow(SimAppDescriptionError);
     expect(() => parseSimApp(input)).toThrow(message);
+  });
+
+  test('a file name given leads the message', () => {
+    expect(() => parseSimApp({ package: 'com.x.y', label: 'X', screens: [screen([element({ appear_after_ms: 'soon' })])] }, 'my-app.json')).toThrow(
+      /^Invalid app description my-app\.json: screen main element a \(\/screens\/0\/elements\/0\/appear_after_ms\) must be integer/,
+    );
   });
 
   test('an extra app given to the host is preinstalled and shown', () => {

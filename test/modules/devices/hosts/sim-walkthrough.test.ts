@@ -49,6 +49,10 @@ describe('the demo app, step by step', () => {
     const form = await d.uiTree();
     expect(Object.fromEntries(form.filter((e) => e.editable).map((e) => [e.element_id, e.text]))).toEqual({ full_name: 'Ada Lovelace', street: '12 Rope Walk', city: 'London', postcode: '', phone: '' });
     expect(form.find((e) => e.focused)?.element_id).toBe('city');
+    // The keyboard is up over the bottom of the form, as on a phone: BACK puts it away first.
+    expect(form.some((e) => e.element_id === 'place_order')).toBe(false);
+    await d.pressKey('BACK');
+    expect(await screenTitle(d)).toBe(`${DEMO_APP_PACKAGE}:Checkout`);
 
     await tapOn(d, 'Place order');
     expect((await find(d, 'thanks')).text).toBe('Thank you, Ada Lovelace!');

@@ -17,7 +17,7 @@ export interface TrueGraph {
 }
 
 function asTree(screen: SimApp['screens'][number]): UiElement[] {
-  return screen.elements.map((e) => ({ element_id: e.id, class: e.class, text: e.text, resource_id: e.resource_id, content_desc: e.content_desc, bounds: e.bounds, clickable: e.clickable, editable: e.editable }));
+  return screen.elements.map((e) => ({ element_id: e.id, class: e.class, text: e.text, resource_id: e.resource_id, content_desc: e.content_desc, bounds: e.bounds, clickable: e.clickable, editable: e.editable, scrollable: false }));
 }
 
 export function trueGraph(app: SimApp, doNotTouch: readonly string[] = DEFAULT_DO_NOT_TOUCH): TrueGraph {

@@ -72,6 +72,7 @@ export function parseUiDump(xml: string): UiElement[] {
         bounds: parseBounds(node['@bounds']),
         clickable: attribute(node, 'clickable') === 'true',
         editable: EDITABLE_CLASS.test(cls),
+        scrollable: attribute(node, 'scrollable') === 'true',
         focused: attribute(node, 'focused') === 'true',
       });
       walk(node.node, here);

@@ -1,11 +1,14 @@
-// The JSON that describes a simulated app (decisions.md §9): `package`, `label`,
+// The JSON that describes a simulated app (decisions.md §9, §15): `package`, `label`,
 // `screens[{id, title, activity, elements[{id, class, text, resource_id, content_desc,
 // bounds, clickable, editable, to?}]}]`, plus an optional `version_name`/`version_code` for
-// the app list. The same description feeds the UI tree and the picture.
+// the app list, and the optional behaviours of §15: a screen's `loading_ms` and `scroll`, an
+// element's `appear_after_ms`, `hide_after_ms` and `fixed`, the app's `interrupts`. The same
+// description feeds the UI tree and the picture. The rules a schema cannot say are in app-rules.ts.
 import { type Static, Type } from 'typebox';
-import { Value } from 'typebox/value';
 
 export const SIM_SCREEN = { width: 1080, height: 2400, density: 420 } as const;
+/** How far down a scrolling screen's content may reach (§15). */
+export const SIM_CONTENT_MAX_Y = 100_000;
 
 const Id = Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$' });
 
@@ -27,12 +30,48 @@ export const SimElementSchema = Type.Object(
     editable: Type.Boolean(),
     /** Where a tap leads: a screen id of the same app, `back`, or `package:<name>` (opens that app). */
     to: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
+    /** Absent until this long after the screen was entered (after its loading). */
+    appear_after_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+    /** Present only this long after it appeared (a toast, a snackbar). */
+    hide_after_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+    /** On a scrolling screen: stays put (a bottom bar) instead of scrolling with the content. */
+    fixed: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
 
+export const SimLoadingSchema = Type.Object({ min: Type.Integer({ minimum: 0, maximum: 30_000 }), max: Type.Integer({ minimum: 0, maximum: 30_000 }) }, { additionalProperties: false });
+
+export const SimScrollSchema = Type.Object(
+  { top: Type.Integer({ minimum: 0, maximum: SIM_SCREEN.height - 1 }), bottom: Type.Integer({ minimum: 1, maximum: SIM_SCREEN.height }) },
+  { additionalProperties: false },
+);
+
 export const SimScreenSchema = Type.Object(
-  { id: Id, title: Type.String({ maxLength: 200 }), activity: Type.String({ minLength: 1, maxLength: 300 }), elements: Type.Array(SimElementSchema, { maxItems: 400 }) },
+  {
+    id: Id,
+    title: Type.String({ maxLength: 200 }),
+    activity: Type.String({ minLength: 1, maxLength: 300 }),
+    elements: Type.Array(SimElementSchema, { maxItems: 1000 }),
+    /** Each time the screen is entered it shows only a progress indicator, for a time drawn from this range. */
+    loading_ms: Type.Optional(SimLoadingSchema),
+    /** The band (device pixels, full width) in which the content below `top` scrolls. */
+    scroll: Type.Optional(SimScrollSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const SimInterruptSchema = Type.Object(
+  {
+    /** A dialog screen of the same app, put over whatever the app shows. */
+    screen: Id,
+    /** On every n-th open of the app. */
+    every_opens: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    /** Once, from the n-th open on. */
+    after_opens: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    /** With this probability per open (with the counts above: when they hold). */
+    probability: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  },
   { additionalProperties: false },
 );
 
@@ -43,6 +82,7 @@ export const SimAppSchema = Type.Object(
     version_name: Type.Optional(Type.String({ maxLength: 100 })),
     version_code: Type.Optional(Type.Integer({ minimum: 0 })),
     screens: Type.Array(SimScreenSchema, { minItems: 1, maxItems: 200 }),
+    interrupts: Type.Optional(Type.Array(SimInterruptSchema, { maxItems: 20 })),
   },
   { additionalProperties: false },
 );
@@ -50,40 +90,24 @@ export const SimAppSchema = Type.Object(
 export type SimBounds = Static<typeof SimBoundsSchema>;
 export type SimElement = Static<typeof SimElementSchema>;
 export type SimScreen = Static<typeof SimScreenSchema>;
+export type SimInterrupt = Static<typeof SimInterruptSchema>;
 export type SimApp = Static<typeof SimAppSchema>;
 
 export class SimAppDescriptionError extends Error {}
 
-/** Checks the shape, then what a schema cannot say: unique ids, links that land, bounds on the screen. */
-export function parseSimApp(input: unknown): SimApp {
-  if (!Value.Check(SimAppSchema, input)) {
-    const problems = Value.Errors(SimAppSchema, input)
-      .filter((e) => e.keyword !== 'boolean')
-      .slice(0, 5)
-      .map((e) => `${e.instancePath || '/'} ${e.message}`);
-    throw new SimAppDescriptionError(`Invalid app description: ${problems.join('; ')}`);
-  }
-  const app = input;
-  const where = (screen: SimScreen, element?: SimElement) => `${app.package} screen ${screen.id}${element ? ` element ${element.id}` : ''}`;
-  const screenIds = new Set<string>();
-  for (const screen of app.screens) {
-    if (screenIds.has(screen.id)) throw new SimAppDescriptionError(`Invalid app description: ${where(screen)} is defined twice`);
-    screenIds.add(screen.id);
-  }
-  for (const screen of app.screens) {
-    const elementIds = new Set<string>();
-    for (const element of screen.elements) {
-      if (elementIds.has(element.id)) throw new SimAppDescriptionError(`Invalid app description: ${where(screen, element)} is defined twice`);
-      elementIds.add(element.id);
-      const b = element.bounds;
-      if (b.right <= b.left || b.bottom <= b.top || b.right > SIM_SCREEN.width || b.bottom > SIM_SCREEN.height) {
-        throw new SimAppDescriptionError(`Invalid app description: ${where(screen, element)} has bounds outside the ${SIM_SCREEN.width}×${SIM_SCREEN.height} screen or empty`);
-      }
-      const to = element.to;
-      if (to !== undefined && to !== 'back' && !to.startsWith('package:') && !screenIds.has(to)) {
-        throw new SimAppDescriptionError(`Invalid app description: ${where(screen, element)} leads to unknown screen "${to}"`);
-      }
-    }
-  }
-  return app;
+/** A dialog is a screen whose first element is a panel smaller than the screen that holds all the others. */
+export function isDialogScreen(screen: SimScreen): boolean {
+  const [panel, ...rest] = screen.elements;
+  if (!panel || panel.clickable) return false;
+  const p = panel.bounds;
+  const area = (p.right - p.left) * (p.bottom - p.top);
+  if (area > SIM_SCREEN.width * SIM_SCREEN.height * 0.7) return false;
+  return rest.every((e) => e.bounds.left >= p.left && e.bounds.top >= p.top && e.bounds.right <= p.right && e.bounds.bottom <= p.bottom);
 }
+
+/** On a scrolling screen, the elements that scroll: below the band's top and not `fixed`. */
+export function scrollsWithContent(screen: Pick<SimScreen, 'scroll'>, element: SimElement): boolean {
+  return screen.scroll !== undefined && element.bounds.top >= screen.scroll.top && element.fixed !== true;
+}
+
+export { parseSimApp } from './app-rules.js';

@@ -44,10 +44,13 @@ function placeholderApp(app: SimInstalledApp): SimApp {
   };
 }
 
+/** The apps every simulated device has (before SIM_EXTRA_APPS and SIM_APPS_DIR). */
+export const BUILTIN_APPS: readonly unknown[] = [cornerShop, systemSettings];
+
 /** `extraApps` are more app descriptions (JSON as in §9); each is checked, and a bad one throws. */
 export function createSimCatalogue(extraApps: unknown[] = []): SimCatalogue {
   const described = new Map<string, SimApp>();
-  for (const raw of [cornerShop, systemSettings, ...extraApps]) {
+  for (const raw of [...BUILTIN_APPS, ...extraApps]) {
     const app = parseSimApp(raw);
     described.set(app.package, app);
   }

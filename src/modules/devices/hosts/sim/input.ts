@@ -3,15 +3,21 @@
 // in place; the caller stores it.
 import type { AndroidKey } from '../keys.js';
 import { SIM_SCREEN } from './app-schema.js';
-import { forceStop, goBack, goHome, launchApp, showScreen, switchApp } from './navigation.js';
-import { LAUNCHER_PACKAGE } from './state.js';
-import { buildView, type SimView, type SimWorld, type ViewElement } from './view.js';
+import { countOpen } from './interrupts.js';
+import { keyAt } from './keyboard.js';
+import { clearFocus, forceStop, goBack, goHome, launchApp, showScreen, switchApp } from './navigation.js';
+import { LAUNCHER_PACKAGE, screenKey } from './state.js';
+import { maxScroll } from './screen-time.js';
+import { buildView, foregroundApp, KEYBOARD_TOP, screenOf, type SimView, type SimWorld, type ViewElement } from './view.js';
 
 /** Edge gestures, as on gesture navigation: from a side edge inwards is BACK, up from the bottom is HOME. */
 const EDGE_PX = 60;
 const GESTURE_MIN_PX = 200;
 /** A swipe that moves less than this is a tap (Android's touch slop is about 8 dp). */
 const TOUCH_SLOP_PX = 21;
+/** A swipe quicker than this is a fling: the content moves 1.5× its distance (§15). */
+const FLING_MS = 200;
+const FLING_FACTOR = 1.5;
 
 function contains(e: ViewElement, x: number, y: number): boolean {
   return x >= e.bounds.left && x < e.bounds.right && y >= e.bounds.top && y < e.bounds.bottom;
@@ -26,20 +32,38 @@ export function hitTest(view: SimView, x: number, y: number): ViewElement | null
   return null;
 }
 
-function follow(world: SimWorld, view: SimView, to: string): void {
+/** Opens an installed app as a launcher tap or `open_app` does: start or bring back, then count the open (interrupts). */
+export function openApp(world: SimWorld, pkg: string, screenId?: string): void {
+  const installed = world.installed.find((a) => a.package === pkg);
+  if (!installed) return;
+  const app = world.catalogue.appFor(installed);
+  launchApp(world.state, app, world.now, screenId);
+  if (app.package !== LAUNCHER_PACKAGE) countOpen(world.state, app, world.now);
+}
+
+function follow(world: SimWorld, to: string): void {
   const { state } = world;
   if (to === 'back') return goBack(state);
-  if (to.startsWith('package:')) {
-    const target = world.installed.find((a) => a.package === to.slice('package:'.length));
-    if (target) launchApp(state, world.catalogue.appFor(target));
-    return;
-  }
-  showScreen(state, view.package, to);
+  if (to.startsWith('package:')) return openApp(world, to.slice('package:'.length));
+  showScreen(state, foregroundApp(world), to, world.now);
+}
+
+function tapKeyboard(world: SimWorld, x: number, y: number): void {
+  const key = keyAt(x, y);
+  if (!key) return;
+  if (key.action.type === 'char') applyText(world, key.action.char);
+  else if (key.action.type === 'delete') deleteChar(world);
+  else if (key.action.type === 'enter') focusNextField(world, buildView(world));
 }
 
 export function applyTap(world: SimWorld, x: number, y: number): ViewElement | null {
   const view = buildView(world);
   const { state } = world;
+  // Taps under the keyboard go to the keyboard, never to what it covers.
+  if (view.keyboard && y >= KEYBOARD_TOP) {
+    tapKeyboard(world, x, y);
+    return null;
+  }
   const hit = hitTest(view, x, y);
   // A tap outside a dialog's panel cancels the dialog, as Android's default does.
   if (!hit && view.dialog) {
@@ -48,13 +72,27 @@ export function applyTap(world: SimWorld, x: number, y: number): ViewElement | n
     return null;
   }
   if (!hit) return null;
-  if (hit.editable) state.focus = { package: view.package, screen: view.screen.id, element: hit.element_id };
+  if (hit.editable) {
+    state.focus = { package: view.package, screen: view.screen.id, element: hit.element_id };
+    state.keyboard = true;
+  }
   if (hit.checked !== undefined && hit.field) state.fields[hit.field] = hit.checked ? 'off' : 'on';
-  if (hit.to) follow(world, view, hit.to);
+  if (hit.to) follow(world, hit.to);
   return hit;
 }
 
-export function applySwipe(world: SimWorld, x1: number, y1: number, x2: number, y2: number): void {
+/** A vertical swipe inside the scrolling band moves the content by its distance, clamped at both ends. */
+function scrollBy(world: SimWorld, view: SimView, y1: number, dy: number, durationMs: number): void {
+  if (!view.scroll || y1 < view.scroll.top || y1 >= view.scroll.bottom) return;
+  const clock = world.state.screens[screenKey(view.package, view.screen.id)];
+  if (!clock) return;
+  const screen = screenOf(foregroundApp(world), view.screen.id);
+  const distance = durationMs < FLING_MS ? dy * FLING_FACTOR : dy;
+  const current = Math.min(Math.max(0, clock.scroll), maxScroll(screen));
+  clock.scroll = Math.round(Math.min(maxScroll(screen), Math.max(0, current - distance)));
+}
+
+export function applySwipe(world: SimWorld, x1: number, y1: number, x2: number, y2: number, durationMs = 300): void {
   const dx = x2 - x1;
   const dy = y2 - y1;
   if (Math.hypot(dx, dy) < TOUCH_SLOP_PX) {
@@ -62,21 +100,33 @@ export function applySwipe(world: SimWorld, x1: number, y1: number, x2: number, 
     return;
   }
   const fromSide = (x1 < EDGE_PX && dx > GESTURE_MIN_PX) || (x1 >= SIM_SCREEN.width - EDGE_PX && -dx > GESTURE_MIN_PX);
-  if (fromSide && Math.abs(dx) > Math.abs(dy)) return goBack(world.state);
+  if (fromSide && Math.abs(dx) > Math.abs(dy)) return applyBack(world);
   if (y1 >= SIM_SCREEN.height - EDGE_PX && -dy > GESTURE_MIN_PX) return goHome(world.state);
-  // Other swipes would scroll; the described screens fit the display, so nothing moves.
+  const view = buildView(world);
+  // A drag on the keyboard does not reach the screen beneath it.
+  if (view.keyboard && y1 >= KEYBOARD_TOP) return;
+  scrollBy(world, view, y1, dy, durationMs);
 }
 
+/** ENTER: the next editable element of the screen takes the focus (the keyboard stays up); after the last one, the keyboard goes. */
 function focusNextField(world: SimWorld, view: SimView): void {
   const { state } = world;
-  const fields = view.elements.filter((e) => e.editable);
-  const at = fields.findIndex((e) => e.focused);
-  const next = at >= 0 ? fields[at + 1] : undefined;
-  state.focus = next ? { package: view.package, screen: view.screen.id, element: next.element_id } : null;
+  const at = view.fields.findIndex((e) => e.focused);
+  const next = at >= 0 ? view.fields[at + 1] : undefined;
+  if (next) {
+    state.focus = { package: view.package, screen: view.screen.id, element: next.element_id };
+    state.keyboard = true;
+  } else clearFocus(state);
 }
 
 function focusedField(view: SimView): ViewElement | undefined {
-  return view.elements.find((e) => e.editable && e.focused);
+  return view.fields.find((e) => e.focused);
+}
+
+function deleteChar(world: SimWorld): void {
+  const { state } = world;
+  const field = focusedField(buildView(world));
+  if (field?.field) state.fields[field.field] = Array.from(state.fields[field.field] ?? '').slice(0, -1).join('');
 }
 
 /** Text goes into the focused field; with no field focused it goes nowhere, as on a phone. */
@@ -89,12 +139,21 @@ export function applyText(world: SimWorld, text: string): void {
   });
 }
 
+/** BACK first hides the keyboard (the field keeps its focus); the next BACK goes back. */
+function applyBack(world: SimWorld): void {
+  if (buildView(world).keyboard) {
+    world.state.keyboard = false;
+    return;
+  }
+  goBack(world.state);
+}
+
 export function applyKey(world: SimWorld, key: AndroidKey): void {
   const { state } = world;
   switch (key.name) {
     case 'BACK':
     case 'ESCAPE':
-      return goBack(state);
+      return applyBack(world);
     case 'HOME':
       return goHome(state);
     case 'APP_SWITCH':
@@ -104,23 +163,17 @@ export function applyKey(world: SimWorld, key: AndroidKey): void {
     case 'TAB':
     case 'NAVIGATE_NEXT':
       return focusNextField(world, buildView(world));
-    case 'DEL': {
-      const field = focusedField(buildView(world));
-      if (field?.field) state.fields[field.field] = Array.from(state.fields[field.field] ?? '').slice(0, -1).join('');
-      return;
-    }
+    case 'DEL':
+      return deleteChar(world);
     default:
     // Volume, media and the other keys change nothing a described screen shows.
   }
 }
 
 export function applyOpenApp(world: SimWorld, pkg: string, screenId?: string): void {
-  const installed = world.installed.find((a) => a.package === pkg);
-  if (!installed) return;
-  launchApp(world.state, world.catalogue.appFor(installed), screenId);
+  openApp(world, pkg, screenId);
 }
 
 export function applyCloseApp(world: SimWorld, pkg: string): void {
   if (pkg !== LAUNCHER_PACKAGE) forceStop(world.state, pkg);
 }
-

@@ -16,7 +16,7 @@ import { applyCloseApp, applyKey, applyOpenApp, applySwipe, applyTap, applyText 
 import { screenForActivity } from './navigation.js';
 import type { ScreenRenderer } from './render/raster.js';
 import type { SimRecord, SimStore } from './store.js';
-import { buildView, type SimWorld, uiTreeOf } from './view.js';
+import { buildView, type SimWorld, toUiElement, uiTreeOf } from './view.js';
 
 export interface SimDriverDeps {
   store: SimStore;
@@ -58,16 +58,14 @@ export class SimDriver implements DeviceDriver {
   async tap(x: number, y: number, _options?: TapOptions): Promise<UiElement | null> {
     checkPoint(SIM_SCREEN, x, y);
     const hit = await this.change('tap', (world) => applyTap(world, x, y));
-    if (!hit) return null;
-    const { element_id, class: cls, text, resource_id, content_desc, bounds, clickable, editable, focused } = hit;
-    return { element_id, class: cls, text, resource_id, content_desc, bounds, clickable, editable, focused };
+    return hit ? toUiElement(hit) : null;
   }
 
   async swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number): Promise<void> {
     checkPoint(SIM_SCREEN, x1, y1, ['x1', 'y1']);
     checkPoint(SIM_SCREEN, x2, y2, ['x2', 'y2']);
     checkDuration(durationMs);
-    await this.change('swipe', (world) => applySwipe(world, x1, y1, x2, y2));
+    await this.change('swipe', (world) => applySwipe(world, x1, y1, x2, y2, durationMs));
   }
 
   async typeText(text: string): Promise<void> {

@@ -11,6 +11,7 @@ import { createSimCatalogue, type SimCatalogue } from './catalogue.js';
 import { applyFault, type SimFaultInjector } from './faults.js';
 import { ScreenRenderer } from './render/raster.js';
 import { SimDriver } from './sim-driver.js';
+import { bootSeed } from './rng.js';
 import { bootState } from './state.js';
 import { SimStore } from './store.js';
 
@@ -23,6 +24,8 @@ export interface SimHostOptions {
   faults?: SimFaultInjector;
   /** More app descriptions (JSON as in decisions.md §9), preinstalled beside the built-in ones. */
   apps?: unknown[];
+  /** SIM_SEED: every boot seeds the device's random generator with this (the same sequence on every run); absent, a random seed. */
+  seed?: number;
   /** Share one renderer (and its cache) between hosts of one process. */
   renderer?: ScreenRenderer;
 }
@@ -63,7 +66,7 @@ export class SimHost implements DeviceHost {
     const placement = await this.placements.insert(deviceId, 'sim', null);
     if (!placement) throw new DeviceHostFaultError(`Device ${deviceId} could not be placed.`);
     if (placement.host !== 'sim') throw new DeviceHostFaultError(`Device ${deviceId} is placed on the ${placement.host} host; stop it first.`);
-    await this.store.ensure(deviceId, bootState(this.clock.now()), this.catalogue.preinstalled);
+    await this.store.ensure(deviceId, bootState(this.clock.now(), 0), this.catalogue.preinstalled);
     return placement;
   }
 
@@ -86,7 +89,7 @@ export class SimHost implements DeviceHost {
     await db.transaction().execute(async (trx) => {
       const ready = await trx.updateTable('device_placements').set({ status: 'ready', updated_at: now() }).where('device_id', '=', deviceId).where('status', '=', 'booting').executeTakeFirst();
       if (Number(ready.numUpdatedRows) !== 1) throw new DeviceNotFoundError(deviceId, 'was shut down while it booted');
-      const state = JSON.stringify(bootState(now()));
+      const state = JSON.stringify(bootState(now(), bootSeed(this.options.seed)));
       await trx.updateTable('sim_devices').set((eb) => ({ booted: 1, state, version: eb('version', '+', 1), updated_at: now() })).where('device_id', '=', deviceId).execute();
     });
   }

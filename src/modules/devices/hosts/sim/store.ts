@@ -4,7 +4,7 @@
 import type { Db } from '../../../../db/database.js';
 import type { Clock } from '../../../../lib/clock.js';
 import { DeviceHostFaultError, DeviceNotFoundError, DeviceNotReadyError } from '../errors.js';
-import type { SimInstalledApp, SimState } from './state.js';
+import { type SimInstalledApp, type SimState, withDefaults } from './state.js';
 
 export interface SimRecord {
   booted: boolean;
@@ -24,7 +24,7 @@ export class SimStore {
   async load(deviceId: number): Promise<SimRecord | null> {
     const row = await this.db.kysely.selectFrom('sim_devices').select(['booted', 'state', 'installed', 'version']).where('device_id', '=', deviceId).executeTakeFirst();
     if (!row) return null;
-    return { booted: row.booted === 1, state: JSON.parse(row.state) as SimState, installed: JSON.parse(row.installed) as SimInstalledApp[], version: Number(row.version) };
+    return { booted: row.booted === 1, state: withDefaults(JSON.parse(row.state) as SimState), installed: JSON.parse(row.installed) as SimInstalledApp[], version: Number(row.version) };
   }
 
   /** The record of a booted device, or the error a caller should see. */

@@ -1,14 +1,21 @@
 // What the simulated screen shows right now, resolved from the state and the app
 // description: the foreground screen's elements with typed text, switch positions and focus
-// filled in, the screen beneath a dialog, and the status bar. Both the UI tree and the
-// picture are made from this one value, so they cannot disagree.
+// filled in, at the screen's moment (loading, appearing and hiding elements, the scrolled
+// content; screen-time.ts), the screen beneath a dialog, the keyboard and the status bar.
+// Both the UI tree and the picture are made from this one value, so they cannot disagree.
 import type { Bounds, UiElement } from '../types.js';
 import type { SimApp, SimElement, SimScreen } from './app-schema.js';
-import { SIM_SCREEN } from './app-schema.js';
+import { isDialogScreen, SIM_SCREEN, scrollsWithContent } from './app-schema.js';
 import type { SimCatalogue } from './catalogue.js';
 import { launcherApp } from './launcher.js';
+import { momentOf, PROGRESS_BOUNDS, PROGRESS_CLASS, PROGRESS_RESOURCE_ID, placeInBand, SCROLL_CONTAINER_CLASS, SCROLL_CONTAINER_ID, isShown } from './screen-time.js';
 import { resolveText } from './templates.js';
-import { currentScreenId, fieldKey, LAUNCHER_PACKAGE, type SimInstalledApp, type SimState } from './state.js';
+import { currentScreenId, fieldKey, LAUNCHER_PACKAGE, type SimInstalledApp, type SimState, screenKey } from './state.js';
+
+export { isDialogScreen } from './app-schema.js';
+
+/** The soft keyboard covers the bottom 900 px of the screen (§15). */
+export const KEYBOARD_TOP = SIM_SCREEN.height - 900;
 
 export interface ViewElement extends UiElement {
   focused: boolean;
@@ -21,14 +28,23 @@ export interface ViewElement extends UiElement {
   checked?: boolean;
   /** Editable fields and switches: where their value lives in `state.fields`. */
   field?: string;
+  /** Scrolling content: where it is drawn (`bounds` is the visible part) and the band that clips it. */
+  clip?: { drawn: Bounds; top: number; bottom: number };
+  /** The progress indicator: the step (0–11) of its turn, so the live view shows it spinning. */
+  spin?: number;
 }
 
 export interface SimView {
   package: string;
   screen: Pick<SimScreen, 'id' | 'title' | 'activity'>;
   elements: ViewElement[];
+  /** The front screen's editable elements in order, under the keyboard too (ENTER walks them). */
+  fields: ViewElement[];
   /** For a dialog: its panel and the (dimmed) screen beneath it. */
   dialog: { panel: Bounds; beneath: ViewElement[] } | null;
+  /** The front screen's scrolling band, when it has one and has loaded. */
+  scroll: { top: number; bottom: number } | null;
+  keyboard: boolean;
   statusBar: { time: string; battery: number };
 }
 
@@ -43,16 +59,6 @@ const TOGGLE_CLASS = /(Switch|CheckBox|ToggleButton|RadioButton)$/;
 
 export function isToggle(element: Pick<SimElement, 'class'>): boolean {
   return TOGGLE_CLASS.test(element.class);
-}
-
-/** A dialog is a screen whose first element is a panel smaller than the screen that holds all the others. */
-export function isDialogScreen(screen: SimScreen): boolean {
-  const [panel, ...rest] = screen.elements;
-  if (!panel || panel.clickable) return false;
-  const p = panel.bounds;
-  const area = (p.right - p.left) * (p.bottom - p.top);
-  if (area > SIM_SCREEN.width * SIM_SCREEN.height * 0.7) return false;
-  return rest.every((e) => e.bounds.left >= p.left && e.bounds.top >= p.top && e.bounds.right <= p.right && e.bounds.bottom <= p.bottom);
 }
 
 function clockText(now: number): { time: string; date: string } {
@@ -73,7 +79,7 @@ export function foregroundApp(world: SimWorld): SimApp {
 
 function resolveElement(pkg: string, screenId: string, e: SimElement, state: SimState): ViewElement {
   const key = fieldKey(pkg, screenId, e.id);
-  const base = { element_id: e.id, class: e.class, resource_id: e.resource_id, content_desc: e.content_desc, bounds: { ...e.bounds }, clickable: e.clickable, editable: e.editable };
+  const base = { element_id: e.id, class: e.class, resource_id: e.resource_id, content_desc: e.content_desc, bounds: { ...e.bounds }, clickable: e.clickable, editable: e.editable, scrollable: false };
   const focused = state.focus?.package === pkg && state.focus.screen === screenId && state.focus.element === e.id;
   if (e.editable) {
     const value = state.fields[key] ?? '';
@@ -87,36 +93,79 @@ function resolveElement(pkg: string, screenId: string, e: SimElement, state: Sim
   return { ...base, text: resolveText(e.text, pkg, state.fields), focused, hint: '', password: false, ...(e.to ? { to: e.to } : {}) };
 }
 
-function screenOf(app: SimApp, id: string): SimScreen {
+function plain(id: string, cls: string, resourceId: string, bounds: Bounds, extra: Partial<ViewElement> = {}): ViewElement {
+  return { element_id: id, class: cls, text: '', resource_id: resourceId, content_desc: '', bounds: { ...bounds }, clickable: false, editable: false, scrollable: false, focused: false, hint: '', password: false, ...extra };
+}
+
+export function screenOf(app: SimApp, id: string): SimScreen {
   return app.screens.find((s) => s.id === id) ?? app.screens[0];
 }
 
+/** One screen's elements at this moment: the spinner while it loads; else what is shown, scrolled and clipped. */
+export function screenElements(app: SimApp, screen: SimScreen, state: SimState, now: number): { elements: ViewElement[]; loading: boolean } {
+  const moment = momentOf(screen, state.screens[screenKey(app.package, screen.id)], now);
+  if (moment.loading) {
+    return { loading: true, elements: [plain('progress', PROGRESS_CLASS, PROGRESS_RESOURCE_ID, PROGRESS_BOUNDS, { spin: Math.floor(moment.elapsed / 100) % 12 })] };
+  }
+  const elements: ViewElement[] = [];
+  const band = screen.scroll;
+  let containerAdded = false;
+  for (const e of screen.elements) {
+    if (!isShown(e, moment.since)) continue;
+    const resolved = resolveElement(app.package, screen.id, e, state);
+    if (!band || !scrollsWithContent(screen, e)) {
+      elements.push(resolved);
+      continue;
+    }
+    if (!containerAdded) {
+      elements.push(plain(SCROLL_CONTAINER_ID, SCROLL_CONTAINER_CLASS, `${app.package}:id/${SCROLL_CONTAINER_ID}`, { left: 0, top: band.top, right: SIM_SCREEN.width, bottom: band.bottom }, { scrollable: true }));
+      containerAdded = true;
+    }
+    const placed = placeInBand(e.bounds, band, moment.scroll);
+    if (placed) elements.push({ ...resolved, bounds: placed.visible, clip: { drawn: placed.drawn, top: band.top, bottom: band.bottom } });
+  }
+  return { elements, loading: false };
+}
+
+const centreY = (e: ViewElement) => (e.bounds.top + e.bounds.bottom) / 2;
+
 export function buildView(world: SimWorld): SimView {
-  const { state } = world;
+  const { state, now } = world;
   const app = foregroundApp(world);
   const screen = screenOf(app, currentScreenId(state));
-  const elements = screen.elements.map((e) => resolveElement(app.package, screen.id, e, state));
+  const front = screenElements(app, screen, state, now);
   let dialog: SimView['dialog'] = null;
   if (isDialogScreen(screen)) {
     const stack = state.tasks[app.package] ?? [];
     const belowId = stack[stack.length - 2];
     const below = belowId ? screenOf(app, belowId) : undefined;
-    const beneath = below && !isDialogScreen(below) ? below.elements.map((e) => resolveElement(app.package, below.id, e, state)) : [];
+    const beneath = below && !isDialogScreen(below) ? screenElements(app, below, state, now).elements : [];
     dialog = { panel: { ...screen.elements[0].bounds }, beneath };
   }
-  const uptimeMinutes = Math.max(0, Math.floor((world.now - state.booted_at) / 60_000));
+  const focus = state.focus;
+  const keyboard = state.keyboard && !front.loading && focus?.package === app.package && focus.screen === screen.id;
+  // The window is resized above the keyboard (adjustResize): what lies under it leaves the tree.
+  const elements = keyboard ? front.elements.filter((e) => centreY(e) < KEYBOARD_TOP) : front.elements;
+  const uptimeMinutes = Math.max(0, Math.floor((now - state.booted_at) / 60_000));
   return {
     package: app.package,
     screen: { id: screen.id, title: screen.title, activity: screen.activity },
     elements,
+    fields: front.elements.filter((e) => e.editable),
     dialog,
-    statusBar: { time: clockText(world.now).time, battery: Math.max(15, 100 - Math.floor(uptimeMinutes / 6)) },
+    scroll: screen.scroll && !front.loading ? { ...screen.scroll } : null,
+    keyboard,
+    statusBar: { time: clockText(now).time, battery: Math.max(15, 100 - Math.floor(uptimeMinutes / 6)) },
   };
 }
 
 /** The UI tree a caller sees: the front window's elements, without the picture-only fields. */
 export function uiTreeOf(view: SimView): UiElement[] {
-  return view.elements.map((e) => ({
+  return view.elements.map(toUiElement);
+}
+
+export function toUiElement(e: ViewElement): UiElement {
+  return {
     element_id: e.element_id,
     class: e.class,
     text: e.text,
@@ -125,6 +174,7 @@ export function uiTreeOf(view: SimView): UiElement[] {
     bounds: { ...e.bounds },
     clickable: e.clickable,
     editable: e.editable,
+    scrollable: e.scrollable,
     focused: e.focused,
-  }));
+  };
 }

@@ -3,7 +3,7 @@
 import { LAUNCHER_IDS } from '../launcher.js';
 import { isToggle, type ViewElement } from '../view.js';
 
-export type ElementKind = 'clock' | 'date' | 'launcherIcon' | 'searchBar' | 'field' | 'toggle' | 'button' | 'iconButton' | 'image' | 'toolbar' | 'text' | 'row' | 'panel' | 'none';
+export type ElementKind = 'clock' | 'date' | 'launcherIcon' | 'searchBar' | 'field' | 'toggle' | 'button' | 'iconButton' | 'image' | 'toolbar' | 'text' | 'row' | 'panel' | 'spinner' | 'none';
 
 export function kindOf(e: ViewElement): ElementKind {
   switch (e.resource_id) {
@@ -17,6 +17,8 @@ export function kindOf(e: ViewElement): ElementKind {
       return 'searchBar';
   }
   const cls = e.class;
+  if (/ProgressBar$/.test(cls)) return 'spinner';
+  if (e.scrollable) return 'none';
   if (e.editable) return 'field';
   if (isToggle(e)) return 'toggle';
   if (/(ImageButton|FloatingActionButton)$/.test(cls)) return 'iconButton';

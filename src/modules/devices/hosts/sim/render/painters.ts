@@ -183,6 +183,8 @@ export function paintElement(kind: ElementKind, e: ViewElement, ctx: PaintContex
       return paintText(e, ctx);
     case 'row':
       return `<rect x="${b.x}" y="${b.y}" width="${b.w}" height="${b.h}" fill="${ctx.theme.surface}"/><rect x="${b.x + 48}" y="${b.y + b.h - 2}" width="${b.w - 96}" height="2" fill="${ctx.theme.divider}"/>`;
+    case 'spinner':
+      return paintSpinner(e, ctx);
     case 'panel':
       return ctx.inDialog
         ? `<rect x="${b.x}" y="${b.y + 8}" width="${b.w}" height="${b.h}" rx="40" fill="#000" opacity="0.2"/><rect x="${b.x}" y="${b.y}" width="${b.w}" height="${b.h}" rx="40" fill="${ctx.theme.surface}"/>`
@@ -190,4 +192,17 @@ export function paintElement(kind: ElementKind, e: ViewElement, ctx: PaintContex
     default:
       return '';
   }
+}
+
+/** Material's indeterminate circular progress indicator: a three-quarter arc, turned by `spin` twelfths. */
+export function paintSpinner(e: ViewElement, ctx: PaintContext): string {
+  const b = box(e);
+  const r = Math.min(b.w, b.h) / 2 - 10;
+  const angle = ((e.spin ?? 0) * 30) % 360;
+  const start = { x: b.cx + r, y: b.cy };
+  const end = { x: b.cx + r * Math.cos((3 * Math.PI) / 2), y: b.cy + r * Math.sin((3 * Math.PI) / 2) };
+  return (
+    `<circle cx="${b.cx}" cy="${b.cy}" r="${r}" fill="none" stroke="${ctx.theme.container}" stroke-width="14"/>` +
+    `<path transform="rotate(${angle} ${b.cx} ${b.cy})" d="M${start.x} ${start.y} A${r} ${r} 0 1 1 ${end.x.toFixed(1)} ${end.y.toFixed(1)}" fill="none" stroke="${ctx.theme.primary}" stroke-width="14" stroke-linecap="round"/>`
+  );
 }

@@ -4,7 +4,8 @@
 // only the layers that reach it (raster.ts caches bands).
 import { SIM_SCREEN } from '../app-schema.js';
 import { LAUNCHER_PACKAGE } from '../state.js';
-import type { SimView, ViewElement } from '../view.js';
+import { KEYBOARD_TOP, type SimView, type ViewElement } from '../view.js';
+import { keyboardSvg } from './keyboard-svg.js';
 import { kindOf } from './element-kind.js';
 import { type PaintContext, paintElement } from './painters.js';
 import { FONT_FAMILY, themeFor } from './palette.js';
@@ -39,7 +40,13 @@ function elementLayers(elements: ViewElement[], base: Omit<PaintContext, 'ground
   return elements.map((e) => {
     const kind = kindOf(e);
     const ground = launcher ? 'wallpaper' : kind !== 'toolbar' && toolbars.some((t) => inside(e, t)) ? 'primary' : 'surface';
-    return { top: e.bounds.top - MARGIN, bottom: e.bounds.bottom + MARGIN, svg: paintElement(kind, e, { ...base, ground }) };
+    if (!e.clip) return { top: e.bounds.top - MARGIN, bottom: e.bounds.bottom + MARGIN, svg: paintElement(kind, e, { ...base, ground }) };
+    // Scrolled content: drawn where it lies, cut at the band's edges (a row half out of the list shows its half).
+    const { drawn, top, bottom } = e.clip;
+    const id = `band${top}_${bottom}`;
+    const clip = `<defs><clipPath id="${id}"><rect x="0" y="${top}" width="${SIM_SCREEN.width}" height="${bottom - top}"/></clipPath></defs>`;
+    const svg = paintElement(kind, { ...e, bounds: drawn }, { ...base, ground });
+    return { top: e.bounds.top - MARGIN, bottom: e.bounds.bottom + MARGIN, svg: svg ? `${clip}<g clip-path="url(#${id})">${svg}</g>` : '' };
   });
 }
 
@@ -60,7 +67,8 @@ export function viewLayers(view: SimView): Layer[] {
   const ink = launcher || hasToolbar ? '#FFFFFF' : theme.text;
   layers.push({ top: 0, bottom: STATUS_BAR_HEIGHT, svg: statusBarSvg(view.statusBar.time, view.statusBar.battery, barBackground, ink) });
   if (view.dialog) layers.push({ top: 0, bottom: STATUS_BAR_HEIGHT, svg: `<rect width="1080" height="${STATUS_BAR_HEIGHT}" fill="#000000" opacity="0.42"/>` });
-  layers.push({ top: 2340, bottom: SIM_SCREEN.height, svg: gestureHandleSvg(launcher ? '#FFFFFF' : theme.text) });
+  if (view.keyboard) layers.push({ top: KEYBOARD_TOP, bottom: SIM_SCREEN.height, svg: keyboardSvg() });
+  layers.push({ top: 2340, bottom: SIM_SCREEN.height, svg: gestureHandleSvg(launcher ? '#FFFFFF' : view.keyboard ? '#5F6368' : theme.text) });
   return layers.filter((l) => l.svg !== '');
 }
 
