@@ -100,6 +100,7 @@ const PROGRAM = {
     { type: 'wait_for_text', text: 'Welcome back', timeout_ms: 3000 },
     { type: 'type', selector: { resource_id: 'password' }, text: 'hunter2-secret', secret: true, clear: true },
     { type: 'if_exists', selector: { text: 'Welcome back' }, then: [{ type: 'log', message: 'exists: yes' }], else: [{ type: 'log', message: 'exists: no' }] },
+    { type: 'key', key: 'BACK' }, // hides the keyboard (§15)
     { type: 'key', key: 'BACK' },
     { type: 'wait_gone', selector: { text: 'Welcome back' } },
     { type: 'scroll_to', selector: { text: 'Ceramic mug' } },
@@ -116,10 +117,10 @@ test('a block program: the new steps, interrupts, a secret kept out of the log, 
   const text = lines.join('\n');
   expect(state, text).toBe('failed');
   expect(text).toContain("handled interrupt: tap text='Keep shopping'");
-  expect(text).toContain('step 8/16: type [secret, 14 characters] into resource_id=\'password\' (cleared first)');
+  expect(text).toContain('step 8/17: type [secret, 14 characters] into resource_id=\'password\' (cleared first)');
   expect(text).not.toContain('hunter2');
   expect(text).toContain('exists: yes');
-  expect(error).toMatch(/^step 16\/16 \(steps\.12\.then\.0\) failed: tap text='Sign In': No element text='Sign In' after 0\.3 s on com\.example\.shop\/\.\w+\./);
+  expect(error).toMatch(/^step 17\/17 \(steps\.13\.then\.0\) failed: tap text='Sign In': No element text='Sign In' after 0\.3 s on com\.example\.shop\/\.\w+\./);
 });
 
 test('a bad selector in a block program is refused on create, naming its path and key', async () => {
