@@ -54,7 +54,7 @@ describe('selector keys', () => {
     expect((await find({ scrollable: false })).length).toBeGreaterThan(5);
   });
 
-  test('image_id with threshold, and ocr_text, read the picture', async () => {
+  test('image_id with threshold, and ocr_text, read the picture', { timeout: 90_000 }, async () => {
     await catalog();
     const image = data<{ id: string }>(await call(client, 'template_crop', { lease_id, x: 48, y: 630, w: 168, h: 168, name: 'beans thumb' }));
     const [match] = data<{ items: El[] }>(await call(client, 'device_find', { lease_id, selector: { image_id: image.id, threshold: 0.8 } })).items;
