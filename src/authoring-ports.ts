@@ -7,7 +7,7 @@ import { currentTextFiles, installTextFiles } from './modules/code-sync/index.js
 import type { Db } from './db/database.js';
 import { NotACloudDeviceError } from './core/errors.js';
 import type { AuthoringPorts } from './modules/authoring/index.js';
-import { findOwnedDevice, type LeaseService } from './modules/devices/index.js';
+import { type DeviceVision, findOwnedDevice, type LeaseService } from './modules/devices/index.js';
 import { findRunByExecutionId } from './modules/executions/index.js';
 import { findOwnedMacro, type MacroService } from './modules/macros/index.js';
 import type { RunLogService } from './modules/run-logs/index.js';
@@ -22,6 +22,7 @@ export interface AuthoringPortDeps {
   runs: CloudRunService;
   runLogs: RunLogService;
   maps: MapsService;
+  vision: DeviceVision;
 }
 
 export function authoringPorts(deps: AuthoringPortDeps): AuthoringPorts {
@@ -41,6 +42,7 @@ export function authoringPorts(deps: AuthoringPortDeps): AuthoringPorts {
     releaseDevice: async (ctx, leaseId) => {
       await deps.leases.release(holder(ctx), { lease_id: leaseId }).catch(() => undefined);
     },
+    vision: deps.vision,
     driver: async (ctx, leaseId) => (await deps.leases.resolve(holder(ctx), { lease_id: leaseId })).driver,
     startRun: (ctx, input) => deps.runs.start(ctx, { deviceId: input.deviceId, macro_id: input.macroId, underLease: input.underLease, ...(input.args ? { args: input.args } : {}) }),
     getRun: (ctx, runId) => deps.runs.get(ctx, { id: runId }),

@@ -156,6 +156,7 @@ export function buildModules(deps: ModulesDeps) {
       macros: macros.services.macros,
       codeSync: codeSync.services.codeSync,
       leases: devices.services.leases,
+      vision: images.services.screen,
       runs: runs.services.runs,
       runLogs: runLogs.services.logs,
       maps: maps.services.maps,

@@ -16,6 +16,14 @@ Coordinates are device pixels from the top-left corner. Elements are dicts with
 ``editable``, ``scrollable`` (a container that scrolls, such as a list) and, when known,
 ``focused``.
 
+Locators find an element by what it is and wait for it (``locate``, ``when``,
+``set_default_timeout``, ``read_text``; see ``_locators``)::
+
+    device.when(text="Not now").tap()
+    device.locate(resource_id="email").type("ada@example.com")
+    device.locate(text="Sign in", clickable=True).tap()
+    device.locate(text="Post 80").scroll_to()
+
 Every call that reaches the device raises :class:`DeviceError` when it fails, with the
 service's message, ``code`` and HTTP ``status``. Standard library only.
 """
@@ -28,6 +36,7 @@ import sys as _sys
 import time as _time
 
 from ._transport import DeviceError, connection as _connection
+from ._locators import Locator, locate, read_text, set_default_timeout, when
 
 # Shown (in tracebacks, in the run's last stderr line) as svc_device.DeviceError.
 DeviceError.__module__ = "svc_device"
@@ -41,6 +50,11 @@ __all__ = [
     "find_image",
     "find_text",
     "key",
+    "Locator",
+    "locate",
+    "read_text",
+    "set_default_timeout",
+    "when",
     "log",
     "open_app",
     "screenshot",
@@ -53,7 +67,7 @@ __all__ = [
     "wait",
 ]
 
-__version__ = "1.0"
+__version__ = "1.1"
 
 
 def tap(x: int, y: int) -> dict | None:

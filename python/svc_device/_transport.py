@@ -60,8 +60,13 @@ class _Connection:
             return http.client.HTTPConnection(base.hostname, port or 80, timeout=TIMEOUT_SECONDS)
         raise DeviceError("SVC_DEVICE_URL must be an http:// or https:// URL", "not_in_a_run")
 
-    def call(self, function, payload=None):
-        """POSTs one call; answers the decoded JSON, or the bytes of a non-JSON answer."""
+    def call(self, function, payload=None, timeout=None):
+        """POSTs one call; answers the decoded JSON, or the bytes of a non-JSON answer.
+
+        ``timeout`` (seconds) replaces TIMEOUT_SECONDS for a call that may wait on the device
+        longer (a locator waits up to 600 s).
+        """
+        seconds = TIMEOUT_SECONDS if timeout is None else max(TIMEOUT_SECONDS, timeout)
         base, token = self._settings()
         body = json.dumps(payload if payload is not None else {}).encode("utf-8")
         headers = {
@@ -77,6 +82,9 @@ class _Connection:
                 self.close()
                 self._conn, self._base = self._open(base), base
             try:
+                self._conn.timeout = seconds
+                if self._conn.sock is not None:
+                    self._conn.sock.settimeout(seconds)
                 self._conn.request("POST", path, body=body, headers=headers)
                 response = self._conn.getresponse()
                 data = response.read()

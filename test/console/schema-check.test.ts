@@ -30,6 +30,19 @@ const programs: [string, unknown][] = [
   ['a tap with none', { version: 1, steps: [{ type: 'tap' }] }],
   ['a threshold without an image', { version: 1, steps: [{ type: 'tap', text: 'a', threshold: 0.5 }] }],
   ['a nested mistake', { version: 1, steps: [{ type: 'repeat', times: 0, steps: [{ type: 'type', text: '' }] }] }],
+  ['the locator steps and interrupts (§16)', { version: 1, interrupts: [{ when: { text: 'Not now' }, do: { type: 'tap' } }, { when: { desc: 'Close' }, do: { type: 'key', key: 'BACK' } }], steps: [
+    { type: 'tap', selector: { text: 'Sign in', clickable: true }, timeout_ms: 5000 }, { type: 'long_press', selector: { resource_id: 'row', index: 1 } }, { type: 'long_press', x: 1, y: 2, ms: 900 },
+    { type: 'type', text: 'pw', selector: { resource_id: 'password' }, clear: true, submit: true, secret: true }, { type: 'wait_for', selector: { text_contains: 'Done' } },
+    { type: 'wait_gone', selector: { resource_id: 'android:id/progress' }, timeout_ms: 0 }, { type: 'scroll_to', selector: { text: 'Post 80' }, max_swipes: 30, direction: 'down' },
+    { type: 'if_exists', selector: { text: 'Save' }, then: [{ type: 'tap', selector: { text: 'Save' } }] },
+  ] }],
+  ['an empty selector', { version: 1, steps: [{ type: 'wait_for', selector: {} }] }],
+  ['an unknown selector key', { version: 1, steps: [{ type: 'tap', selector: { colour: 'red' } }] }],
+  ['a tap with a selector and a point', { version: 1, steps: [{ type: 'tap', selector: { text: 'a' }, x: 1, y: 2 }] }],
+  ['a timeout without a selector', { version: 1, steps: [{ type: 'tap', text: 'a', timeout_ms: 10 }] }],
+  ['a long press with no target', { version: 1, steps: [{ type: 'long_press', ms: 10 }] }],
+  ['a bad scroll direction', { version: 1, steps: [{ type: 'scroll_to', selector: { text: 'a' }, direction: 'sideways' }] }],
+  ['an interrupt doing a wait', { version: 1, steps: [], interrupts: [{ when: { text: 'a' }, do: { type: 'wait', ms: 1 } }] }],
   ['the old array form', [{ block: 'open_app', package: 'com.example.mail' }]],
 ];
 

@@ -3,7 +3,7 @@
 // their code (code sync), the session's device (a lease and its driver), cloud runs through
 // the runs module's front door, their history and logs, and the menu maps when there are.
 import type { ServiceContext } from '../../core/context.js';
-import type { DeviceDriver } from '../devices/index.js';
+import type { DeviceDriver, DeviceVision } from '../devices/index.js';
 import type { ProjectFileValue } from './schemas.js';
 
 export type AgentCaller = Pick<ServiceContext, 'userId' | 'keyId' | 'sessionId' | 'scopes' | 'requestId' | 'clientAddress'>;
@@ -30,6 +30,8 @@ export interface AuthoringPorts {
   leaseDevice(ctx: AgentCaller, deviceId: number, minutes: number, signal: AbortSignal): Promise<string>;
   /** Ends the lease; a lease already gone is fine. */
   releaseDevice(ctx: AgentCaller, leaseId: string): Promise<void>;
+  /** Template matching and OCR for the device actions (the images module's ScreenImages). */
+  vision: DeviceVision;
   /** The leased device's driver; 404 when the lease ended. */
   driver(ctx: AgentCaller, leaseId: string): Promise<DeviceDriver>;
   /** Starts a cloud run of the macro on the device the session's lease holds (the lease is no obstacle to it). */

@@ -14,3 +14,5 @@ export { holdDeviceForJob, releaseJobHold, renewJobHold } from './leases/job-hol
 export { assertDeviceIdle, deviceBusyWithRun } from './idle.js';
 export { countDeviceRun, repointDevicesProfile } from './device-records.js';
 export * from './hosts/index.js';
+export * from './catalogue/index.js';
+export { requireElement, requireText } from './actions/find-element.js';

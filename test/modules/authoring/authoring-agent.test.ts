@@ -82,7 +82,7 @@ test('a session looks at the demo app, writes a macro, runs it, sees it fail, fi
   const { messages } = await allMessages(w, session.id);
   const texts = messages.map((m) => `${m.role}: ${m.text}`);
   expect(texts[0]).toBe('agent: Let me open the shop.');
-  expect(texts).toContain('tool: app_open: opened com.example.shop');
+  expect(texts).toContain('tool: app_open: Opened com.example.shop.');
   expect(texts.filter((t) => t.startsWith('tool: run_files: run cr_'))).toHaveLength(2);
   expect(texts.at(-1)).toBe('agent: The macro adds the espresso beans to the cart.');
   expect(messages.map((m) => m.seq)).toEqual(messages.map((_, i) => i + 1));
@@ -95,7 +95,30 @@ test('a session looks at the demo app, writes a macro, runs it, sees it fail, fi
   // The tools the model saw are exactly those of §13, each with JSON Schema parameters.
   const tools = w.model.requests.at(-1)!.body.tools;
   expect(tools.map((t) => t.function.name).sort()).toEqual(
-    ['app_close', 'app_open', 'ask_user', 'device_key', 'device_read_text', 'device_screenshot', 'device_swipe', 'device_tap', 'device_type', 'device_ui_tree', 'file_list', 'file_read', 'file_write', 'finish', 'map_get', 'run_files'].sort(),
+    [
+      'app_close',
+      'app_list',
+      'app_open',
+      'ask_user',
+      'device_find',
+      'device_find_image',
+      'device_key',
+      'device_long_press',
+      'device_read_text',
+      'device_screenshot',
+      'device_scroll_to',
+      'device_swipe',
+      'device_tap',
+      'device_type',
+      'device_ui_tree',
+      'device_wait_for',
+      'file_list',
+      'file_read',
+      'file_write',
+      'finish',
+      'map_get',
+      'run_files',
+    ].sort(),
   );
   expect(tools.every((t) => t.type === 'function' && t.function.parameters.type === 'object')).toBe(true);
 });

@@ -64,7 +64,7 @@ test('an unknown tool, bad arguments and unparsable arguments come back to the m
   expect(read[4]).toMatch(/^user: Continue by calling one of the tools/);
   const texts = (await allMessages(w, session.id)).messages.map((m) => `${m.role}: ${m.text}`);
   expect(texts).toContain('agent: I think I am done.');
-  expect(texts).toContain('tool: delete_everything: error: there is no tool named "delete_everything". The tools are: device_screenshot, device_ui_tree, device_read_text, device_tap, device_swipe, device_type, device_key, app_open, app_close, map_get, file_write, file_read, file_list, run_files, ask_user, finish.');
+  expect(texts).toContain('tool: delete_everything: error: there is no tool named "delete_everything". The tools are: device_screenshot, device_ui_tree, device_read_text, device_find, device_find_image, device_tap, device_long_press, device_swipe, device_type, device_key, device_wait_for, device_scroll_to, app_list, app_open, app_close, map_get, file_write, file_read, file_list, run_files, ask_user, finish.');
 });
 
 test('AUTHOR_MAX_STEPS model calls end the session failed, saying which limit', async () => {

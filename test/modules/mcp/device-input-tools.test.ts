@@ -53,8 +53,8 @@ describe('driving a leased device', () => {
 
     const { lines } = data<{ lines: { text: string }[] }>(await call(client, 'device_read_text', { lease_id }));
     expect(lines.length).toBeGreaterThan(0);
-    expect(failure(await call(client, 'device_tap', { lease_id, text: 'No such words anywhere' }))).toMatchObject({ code: 'not_found' });
-    expect(failure(await call(client, 'device_tap', { lease_id, element_id: 'no_such_element' }))).toMatchObject({ code: 'not_found' });
+    expect(failure(await call(client, 'device_tap', { lease_id, text: 'No such words anywhere' }))).toMatchObject({ code: 'text_not_found' });
+    expect(failure(await call(client, 'device_tap', { lease_id, element_id: 'no_such_element' }))).toMatchObject({ code: 'element_not_found' });
     // A tap on empty space hits nothing.
     expect(data(await call(client, 'device_tap', { lease_id, x: 0, y: 0 }))).toMatchObject({ x: 0, y: 0 });
 
@@ -79,9 +79,9 @@ describe('driving a leased device', () => {
       expect((await call(client, 'device_tap', { lease_id, text })).isError, text).toBeFalsy();
     }
     await call(client, 'device_tap', { lease_id, element_id: 'full_name' });
-    expect((await call(client, 'device_type', { lease_id, text: 'Ada Lovelace' })).content[0]).toMatchObject({ text: 'Typed.' });
+    expect(data(await call(client, 'device_type', { lease_id, text: 'Ada Lovelace' }))).toEqual({ element: null, characters: 12 });
     const { elements } = data<{ elements: { element_id: string; text: string }[] }>(await call(client, 'device_ui_tree', { lease_id }));
     expect(elements.find((e) => e.element_id === 'full_name')?.text).toBe('Ada Lovelace');
-    expect((await call(client, 'device_type', { lease_id, text: ' Byron', submit: true })).content[0]).toMatchObject({ text: 'Typed and pressed ENTER.' });
+    expect(data(await call(client, 'device_type', { lease_id, text: ' Byron', submit: true }))).toEqual({ element: null, characters: 6 });
   });
 });

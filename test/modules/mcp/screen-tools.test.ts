@@ -84,7 +84,7 @@ describe('reading text', () => {
     const { client, lease_id } = await leasedShop();
     const tree = data<{ lines: Line[] }>(await call(client, 'device_read_text', { lease_id })).lines;
     expect(tree.map((l) => l.text)).toContain('Espresso beans');
-    expect(tree.every((l) => l.source === 'ui_tree' && typeof l.element_id === 'string')).toBe(true);
+    expect(tree.every((l) => l.source === 'tree' && l.confidence === 1 && typeof l.element_id === 'string')).toBe(true);
 
     // The status bar (clock, battery) is drawn but is no element of the tree.
     const statusBar = { left: 0, top: 0, right: 1080, bottom: 84 };

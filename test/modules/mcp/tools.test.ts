@@ -12,7 +12,28 @@ import { useMcpWorld } from './helpers/world.js';
 
 const w = useMcpWorld();
 
-const DEVICE_TOOLS = ['device_list', 'device_lease', 'device_release', 'device_screenshot', 'device_ui_tree', 'device_read_text', 'device_tap', 'device_swipe', 'device_type', 'device_key', 'app_list', 'app_open', 'app_close', 'device_find_image', 'template_crop', 'template_list'];
+const DEVICE_TOOLS = [
+  'device_list',
+  'device_lease',
+  'device_release',
+  'device_screenshot',
+  'device_ui_tree',
+  'device_read_text',
+  'device_find',
+  'device_find_image',
+  'device_tap',
+  'device_long_press',
+  'device_swipe',
+  'device_type',
+  'device_key',
+  'device_wait_for',
+  'device_scroll_to',
+  'app_list',
+  'app_open',
+  'app_close',
+  'template_crop',
+  'template_list',
+];
 const RUN_TOOLS = ['macro_list', 'macro_get', 'run_logs', 'run_validate', 'run_start', 'run_get', 'run_stop', 'schedule_create', 'schedule_list', 'schedule_cancel'];
 const MAP_TOOLS = ['map_get'];
 const AUTHOR_TOOLS = ['authoring_start', 'authoring_follow', 'authoring_answer', 'authoring_stop', 'macro_scaffold', 'macro_install_code'];

@@ -27,7 +27,7 @@ async function run(steps: unknown[], options: { maxSeconds?: number; signal?: Ab
   const lines: string[] = [];
   const program = parseBlockProgram({ version: 1, steps }, 'blocks');
   const started = performance.now();
-  const outcome = await runBlockProgram({ program, driver, userId: t.userId, images, log: (line) => lines.push(line), maxSeconds: options.maxSeconds ?? 60, signal: options.signal, pollMs: 20 });
+  const outcome = await runBlockProgram({ program, driver, userId: t.userId, images, log: (line) => lines.push(line), maxSeconds: options.maxSeconds ?? 60, signal: options.signal });
   return { outcome, lines, driver, ms: performance.now() - started };
 }
 
@@ -105,7 +105,8 @@ describe('a step that fails ends the run failed, naming its number and path', ()
 
   test('wait_for_text gives up after its time-out', async () => {
     const { outcome, ms } = await run([{ type: 'wait_for_text', text: 'Never shown', timeout_ms: 300 }]);
-    expect(outcome.errorMessage).toBe('step 1/1 (steps.0) failed: wait for "Never shown" (up to 300 ms): the text did not show within 300 ms');
+    // §16: the old step means wait_for {selector: {text}}, and says what the screen showed instead.
+    expect(outcome.errorMessage).toMatch(/^step 1\/1 \(steps\.0\) failed: wait for "Never shown" \(up to 300 ms\): No element text='Never shown' after 0\.3 s on com\.android\.launcher3\/\.Launcher\. On screen: 'Corner Shop', /);
     expect(ms).toBeGreaterThanOrEqual(300);
     expect(ms).toBeLessThan(2000);
   });

@@ -25,6 +25,14 @@ export const EVERY_STEP = [
   { type: 'if_image', image_id: 'img_0123456789abcdef', then: [] },
   { type: 'repeat', times: 1000, steps: [{ type: 'key', key: 'DEL' }] },
   { type: 'log', message: 'done' },
+  { type: 'tap', selector: { text: 'Sign in', clickable: true }, timeout_ms: 5000 },
+  { type: 'long_press', selector: { resource_id: 'post_title', index: 2 }, ms: 900 },
+  { type: 'long_press', x: 10, y: 20 },
+  { type: 'type', text: 'hunter2', selector: { resource_id: 'password' }, clear: true, submit: true, secret: true, timeout_ms: 0 },
+  { type: 'wait_for', selector: { text_matches: '^Post \\d+$', index: 0 }, timeout_ms: 600_000 },
+  { type: 'wait_gone', selector: { resource_id: 'android:id/progress' } },
+  { type: 'scroll_to', selector: { text: 'Post 80' }, max_swipes: 40, direction: 'down' },
+  { type: 'if_exists', selector: { desc_contains: 'Close' }, timeout_ms: 0, then: [{ type: 'key', key: 'BACK' }] },
 ];
 
 const errorsOf = (steps: unknown[]) => validateBlockProgram({ version: 1, steps });
@@ -62,7 +70,7 @@ describe('validation', () => {
   test('every step kind, nested, is accepted; [] reads as the empty program', () => {
     expect(errorsOf(EVERY_STEP)).toEqual([]);
     expect(parseBlockProgram([])).toEqual({ version: 1, steps: [] });
-    expect(countSteps(parseBlockProgram({ version: 1, steps: EVERY_STEP }).steps)).toBe(EVERY_STEP.length + 2);
+    expect(countSteps(parseBlockProgram({ version: 1, steps: EVERY_STEP }).steps)).toBe(EVERY_STEP.length + 3); // the steps inside if_text, repeat and if_exists
   });
 
   test('paths point at the mistake, under body.blocks', () => {
@@ -86,7 +94,7 @@ describe('validation', () => {
   });
 
   test('a tap names exactly one target', () => {
-    const message = 'must name exactly one target: x and y, text, element_id, or image_id (with an optional threshold)';
+    const message = 'must name exactly one target: x and y, text, element_id, image_id (with an optional threshold), or selector';
     expect(errorsOf([{ type: 'tap' }])).toEqual([{ path: 'body.blocks.steps.0', message }]);
     expect(errorsOf([{ type: 'tap', x: 1, y: 2, text: 'a' }])).toEqual([{ path: 'body.blocks.steps.0', message }]);
     expect(errorsOf([{ type: 'tap', x: 1 }])).toEqual([{ path: 'body.blocks.steps.0', message }]);

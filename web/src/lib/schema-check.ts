@@ -3,8 +3,8 @@
 // it compiles validators with `new Function`, which the console's CSP (no 'unsafe-eval')
 // refuses. So this interprets the keywords that schema uses: $ref into $defs, type, const,
 // enum, properties, required, additionalProperties, items, oneOf (with the OpenAPI
-// `discriminator` the service uses to pick a step's branch), dependentRequired, and the
-// number and string bounds. Unknown keywords are ignored, so the service's own check on save
+// `discriminator` the service uses to pick a step's branch), dependentRequired, minProperties
+// (an empty selector), maxItems, and the number and string bounds. Unknown keywords are ignored, so the service's own check on save
 // stays the final word; paths are written as the service writes them (`body.blocks.steps.2.type`).
 
 export type Schema = { [keyword: string]: unknown };
@@ -40,10 +40,12 @@ export function checkAgainstSchema(root: Schema, value: unknown, prefix: string)
       if (typeof s.maxLength === 'number' && length > s.maxLength) at(`must be at most ${s.maxLength} characters`);
       if (typeof s.pattern === 'string' && !new RegExp(s.pattern, 'u').test(v)) at('is not in the expected form');
     }
+    if (Array.isArray(v) && typeof s.maxItems === 'number' && v.length > s.maxItems) at(`must have at most ${s.maxItems} items`);
     if (Array.isArray(v) && s.items) v.forEach((item, i) => check(s.items as Schema, item, `${path}.${i}`, out));
     if (isObject(v)) {
       const props = (s.properties ?? {}) as Record<string, Schema>;
       for (const name of (s.required ?? []) as string[]) if (!(name in v)) at('is required', name);
+      if (typeof s.minProperties === 'number' && Object.keys(v).length < s.minProperties) at('must not be empty');
       for (const [name, item] of Object.entries(v)) {
         if (props[name]) check(props[name], item, `${path}.${name}`, out);
         else if (s.additionalProperties === false) at('is not a field of this step (or of the program)', name);

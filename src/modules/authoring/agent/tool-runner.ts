@@ -9,7 +9,7 @@ import type { AgentCaller, AuthoringPorts } from '../ports.js';
 import { runDeviceTool } from './device-tools.js';
 import { entryOf, listing, type ProjectFile, withFile } from './project-files.js';
 import { runFiles } from './run-files.js';
-import { AGENT_TOOL_NAMES, AGENT_TOOLS, type AgentToolName, isAgentTool } from './tool-schemas.js';
+import { AGENT_TOOL_NAMES, AGENT_TOOLS, type AgentToolName, DEVICE_TOOL_NAMES, isAgentTool } from './tool-schemas.js';
 import { type ToolOutcome, toolError } from './tool-outcome.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false });
@@ -37,13 +37,14 @@ export function checkedArguments(name: string, raw: string): { args: Record<stri
   }
   const validate = validators[name];
   if (!validate(args)) {
-    const problems = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}`);
+    // An unknown key is named, so the model can drop it (a selector's key most of all).
+    const problems = (validate.errors ?? [])
+      .slice(0, 5)
+      .map((e) => (e.keyword === 'additionalProperties' ? `${e.instancePath}/${String(e.params.additionalProperty)} is not an accepted field` : `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}`));
     return { error: toolError(`bad arguments for ${name}: ${problems.join('; ')}.`) };
   }
   return { args: args as Record<string, unknown> };
 }
-
-const DEVICE_TOOLS = new Set<string>(['device_screenshot', 'device_ui_tree', 'device_read_text', 'device_tap', 'device_swipe', 'device_type', 'device_key', 'app_open', 'app_close']);
 
 export async function runTool(scene: ToolScene, name: AgentToolName, args: Record<string, unknown>): Promise<ToolOutcome> {
   try {
@@ -55,9 +56,9 @@ export async function runTool(scene: ToolScene, name: AgentToolName, args: Recor
 }
 
 async function dispatch(scene: ToolScene, name: AgentToolName, args: Record<string, unknown>): Promise<ToolOutcome> {
-  if (DEVICE_TOOLS.has(name)) {
+  if (DEVICE_TOOL_NAMES.has(name)) {
     if (scene.deviceId === null || scene.leaseId === null) return toolError('this session has no device; write the script from the goal and ask the person what you need.');
-    return runDeviceTool(name, args, await scene.ports.driver(scene.ctx, scene.leaseId));
+    return runDeviceTool(name, args, await scene.ports.driver(scene.ctx, scene.leaseId), { userId: scene.ctx.userId }, scene.ports.vision);
   }
   switch (name) {
     case 'map_get': {

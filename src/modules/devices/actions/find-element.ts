@@ -43,20 +43,30 @@ export async function findText(driver: DeviceDriver, text: string): Promise<Elem
   return found ? withCenter(found) : null;
 }
 
+/** The element showing `text`, with its centre; 404 `text_not_found` when the screen has none. */
+export function requireText(tree: UiElement[], text: string): ElementWithCenter {
+  const found = findByText(tree, text);
+  if (!found) throw new NotFoundError(`No element on the screen shows the text "${text.slice(0, 200)}".`, 'text_not_found');
+  return withCenter(found);
+}
+
+/** The element with this id, with its centre; 404 `element_not_found` when the tree has none. */
+export function requireElement(tree: UiElement[], elementId: string): ElementWithCenter {
+  const found = findById(tree, elementId);
+  if (!found) throw new NotFoundError(`No element with the id "${elementId.slice(0, 200)}" on the screen.`, 'element_not_found');
+  return withCenter(found);
+}
+
 /** Taps the centre of the element showing `text`; 404 `text_not_found` when the screen has none. */
 export async function tapText(driver: DeviceDriver, text: string): Promise<ElementWithCenter> {
-  const found = findByText(await driver.uiTree(), text);
-  if (!found) throw new NotFoundError(`No element on the screen shows the text "${text.slice(0, 200)}".`, 'text_not_found');
-  const target = withCenter(found);
+  const target = requireText(await driver.uiTree(), text);
   await driver.tap(target.center.x, target.center.y);
   return target;
 }
 
 /** Taps the centre of the element with this id in the current UI tree; 404 `element_not_found` otherwise. */
 export async function tapElement(driver: DeviceDriver, elementId: string): Promise<ElementWithCenter> {
-  const found = findById(await driver.uiTree(), elementId);
-  if (!found) throw new NotFoundError(`No element with the id "${elementId.slice(0, 200)}" on the screen.`, 'element_not_found');
-  const target = withCenter(found);
+  const target = requireElement(await driver.uiTree(), elementId);
   await driver.tap(target.center.x, target.center.y);
   return target;
 }

@@ -35,6 +35,7 @@ export function registerDeviceTools(catalog: ToolCatalog, deps: ToolDeps): void 
   });
 
   registerLeaseTools(catalog, deps.leases);
+  registerDeviceInputTools(catalog, deps.leases, deps.screen);
 }
 
 function registerLeaseTools(catalog: ToolCatalog, leases: LeaseService): void {
@@ -69,6 +70,5 @@ function registerLeaseTools(catalog: ToolCatalog, leases: LeaseService): void {
     },
   });
 
-  registerDeviceInputTools(catalog, leases);
 }
 

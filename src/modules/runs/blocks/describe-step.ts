@@ -1,4 +1,5 @@
 // How a step reads in the run log: `step 3/12: tap "Sign in"`.
+import { describeSelector } from '../../devices/index.js';
 import type { Step } from './program-types.js';
 
 const MAX_SHOWN = 80;
@@ -15,11 +16,25 @@ export function describeStep(step: Step): string {
       if ('text' in step) return `tap ${quote(step.text)}`;
       if ('element_id' in step) return `tap element ${quote(step.element_id)}`;
       if ('image_id' in step) return `tap image ${step.image_id}`;
+      if ('selector' in step) return `tap ${describeSelector(step.selector)}`;
       return `tap (${step.x}, ${step.y})`;
     case 'swipe':
       return `swipe (${step.from.x}, ${step.from.y}) → (${step.to.x}, ${step.to.y}) in ${step.ms ?? 300} ms`;
-    case 'type':
-      return `type ${quote(step.text)}`;
+    case 'long_press':
+      return `long press ${step.selector ? describeSelector(step.selector) : `(${step.x}, ${step.y})`}`;
+    case 'type': {
+      // A secret is never written to the log: only how long it is.
+      const what = step.secret ? `[secret, ${[...step.text].length} characters]` : quote(step.text);
+      return `type ${what}${step.selector ? ` into ${describeSelector(step.selector)}` : ''}${step.clear ? ' (cleared first)' : ''}${step.submit ? ' and ENTER' : ''}`;
+    }
+    case 'wait_for':
+      return `wait for ${describeSelector(step.selector)} (up to ${step.timeout_ms ?? 10_000} ms)`;
+    case 'wait_gone':
+      return `wait until ${describeSelector(step.selector)} is gone (up to ${step.timeout_ms ?? 10_000} ms)`;
+    case 'scroll_to':
+      return `scroll ${step.direction ?? 'down'} to ${describeSelector(step.selector)} (at most ${step.max_swipes ?? 10} swipes)`;
+    case 'if_exists':
+      return `if ${describeSelector(step.selector)} exists`;
     case 'key':
       return `key ${step.key.toUpperCase()}`;
     case 'wait':

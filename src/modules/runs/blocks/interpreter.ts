@@ -1,10 +1,11 @@
-// Runs a block program on a device (decisions.md §11) through the same DeviceDriver and
-// element look-ups as the Python SDK. Each step writes one log line as it starts
+// Runs a block program on a device (decisions.md §11, §16) through the device-action
+// catalogue, the same entries the Python SDK's device RPC and the tool server run; the
+// program's `interrupts` are handled while any step waits. Each step writes one log line as it starts
 // (`step 3/12: tap "Sign in"`; numbers count every step of the program in reading order, so
 // "3" finds the same step in the editor on every pass of a loop). A step that fails ends the
 // run `failed`, its error naming the step's number, path (`steps.4.then.0`) and what went
 // wrong. Stop and RUN_MAX_SECONDS are checked before every step and cut waits short.
-import { type DeviceDriver, findText, tapElement, tapText } from '../../devices/index.js';
+import { type ActionEnv, AmbiguousSelectorError, type DeviceDriver, ElementNotFoundError, entryNamed, findText } from '../../devices/index.js';
 import { type ImageFinder, imageShows, tapImage } from '../device/image-matching.js';
 import { failed, finished, type RunOutcome, stopped, timeLimitPassed } from '../outcome.js';
 import { describeStep } from './describe-step.js';
@@ -25,8 +26,25 @@ export interface BlockRunInput {
   signal?: AbortSignal;
   /** RUN_MAX_SECONDS */
   maxSeconds: number;
-  /** How often `wait_for_text` looks at the screen. */
-  pollMs?: number;
+}
+
+/** One catalogue action with the run's environment; a step's own `type` is not an argument. */
+function act(env: ActionEnv, name: string, step: object) {
+  const args = { ...(step as Record<string, unknown>) };
+  delete args.type;
+  return entryNamed(name).run(env, args);
+}
+
+/** `if_exists`: one element or several is "exists"; nothing within the time is "does not". */
+async function exists(env: ActionEnv, selector: Record<string, unknown>, timeoutMs: number): Promise<boolean> {
+  try {
+    await act(env, 'device_wait_for', { selector, timeout_ms: timeoutMs });
+    return true;
+  } catch (error) {
+    if (error instanceof AmbiguousSelectorError) return true;
+    if (error instanceof ElementNotFoundError) return false;
+    throw error;
+  }
 }
 
 class Ended extends Error {
@@ -42,7 +60,12 @@ export async function runBlockProgram(input: BlockRunInput): Promise<RunOutcome>
   const total = countSteps(program.steps);
   if (total === 0) return failed('the block program has no steps, so there is nothing to run');
   const deadline = performance.now() + input.maxSeconds * 1000;
-  const pollMs = input.pollMs ?? 250;
+  // Waits inside an action end at a stop or at the time limit, whichever comes first.
+  const waits = new AbortController();
+  const limitTimer = setTimeout(() => waits.abort(), Math.max(0, deadline - performance.now()));
+  const onStop = () => waits.abort();
+  signal?.addEventListener('abort', onStop, { once: true });
+  const env: ActionEnv = { driver, owner: { userId: input.userId }, vision: input.images, interrupts: program.interrupts, log: input.log, signal: waits.signal };
   // Reading-order numbers, fixed per step object.
   const numbers = new Map<Step, number>();
   const number = (steps: Step[]) => steps.forEach((s) => (numbers.set(s, numbers.size + 1), childLists(s).forEach(([, list]) => number(list))));
@@ -75,8 +98,13 @@ export async function runBlockProgram(input: BlockRunInput): Promise<RunOutcome>
       const label = `step ${numbers.get(step)}/${total}`;
       const description = describeStep(step);
       try {
-        if (step.type === 'if_text' || step.type === 'if_image') {
-          const shown = step.type === 'if_text' ? (await findText(driver, step.text)) !== null : await imageShows(input.images, input.userId, driver, step.image_id, step.threshold);
+        if (step.type === 'if_text' || step.type === 'if_image' || step.type === 'if_exists') {
+          const shown =
+            step.type === 'if_text'
+              ? (await findText(driver, step.text)) !== null
+              : step.type === 'if_image'
+                ? await imageShows(input.images, input.userId, driver, step.image_id, step.threshold)
+                : await exists(env, step.selector, step.timeout_ms ?? 0);
           input.log(`${label}: ${description}: ${shown ? 'yes, then' : 'no, else'}${pass}`);
           await run(shown ? step.then : (step.else ?? []), `${here}.${shown ? 'then' : 'else'}`, pass);
           continue;
@@ -90,6 +118,7 @@ export async function runBlockProgram(input: BlockRunInput): Promise<RunOutcome>
       } catch (error) {
         // A stop, the time limit, or a nested step's failure (already described): passed up as it is.
         if (error instanceof Ended || error instanceof StepFailed) throw error;
+        checkpoint();
         const why = messageOf(error);
         throw new StepFailed(`step ${numbers.get(step)}/${total} (${here}) failed: ${description}: ${why}`);
       }
@@ -99,36 +128,47 @@ export async function runBlockProgram(input: BlockRunInput): Promise<RunOutcome>
   const perform = async (step: Step): Promise<void> => {
     switch (step.type) {
       case 'tap':
-        if ('text' in step) await tapText(driver, step.text);
-        else if ('element_id' in step) await tapElement(driver, step.element_id);
-        else if ('image_id' in step) await tapImage(input.images, input.userId, driver, step.image_id, step.threshold);
-        else await driver.tap(step.x, step.y);
+        if ('image_id' in step) await tapImage(input.images, input.userId, driver, step.image_id, step.threshold);
+        else await act(env, 'device_tap', step);
+        return;
+      case 'long_press':
+        await act(env, 'device_long_press', step);
         return;
       case 'swipe':
-        return driver.swipe(step.from.x, step.from.y, step.to.x, step.to.y, step.ms ?? DEFAULT_SWIPE_MS);
+        await act(env, 'device_swipe', { from: step.from, to: step.to, ms: step.ms ?? DEFAULT_SWIPE_MS });
+        return;
       case 'type':
-        return driver.typeText(step.text);
+        await act(env, 'device_type', step);
+        return;
       case 'key':
-        return driver.pressKey(step.key);
+        await act(env, 'device_key', { key: step.key });
+        return;
       case 'wait':
         return pause(step.ms);
-      case 'wait_for_text': {
-        const timeout = step.timeout_ms ?? DEFAULT_TEXT_TIMEOUT_MS;
-        const giveUpAt = performance.now() + timeout;
-        while ((await findText(driver, step.text)) === null) {
-          if (performance.now() >= giveUpAt) throw new Error(`the text did not show within ${timeout} ms`);
-          await pause(Math.min(pollMs, Math.max(0, giveUpAt - performance.now())));
-        }
+      case 'wait_for_text':
+        // §16: the old step means wait_for {selector: {text}}.
+        await act(env, 'device_wait_for', { selector: { text: step.text }, timeout_ms: step.timeout_ms ?? DEFAULT_TEXT_TIMEOUT_MS });
         return;
-      }
+      case 'wait_for':
+        await act(env, 'device_wait_for', { selector: step.selector, timeout_ms: step.timeout_ms });
+        return;
+      case 'wait_gone':
+        await act(env, 'device_wait_for', { selector: step.selector, timeout_ms: step.timeout_ms, gone: true });
+        return;
+      case 'scroll_to':
+        await act(env, 'device_scroll_to', { selector: step.selector, max_swipes: step.max_swipes, direction: step.direction });
+        return;
       case 'open_app':
-        return driver.openApp(step.package);
+        await act(env, 'app_open', { package: step.package });
+        return;
       case 'close_app':
-        return driver.closeApp(step.package);
+        await act(env, 'app_close', { package: step.package });
+        return;
       case 'log':
         return;
       case 'if_text':
       case 'if_image':
+      case 'if_exists':
       case 'repeat':
         throw new Error(`${step.type} is run by the loop`);
     }
@@ -141,5 +181,8 @@ export async function runBlockProgram(input: BlockRunInput): Promise<RunOutcome>
     if (error instanceof Ended) return error.outcome;
     if (error instanceof StepFailed) return failed(error.message);
     throw error;
+  } finally {
+    clearTimeout(limitTimer);
+    signal?.removeEventListener('abort', onStop);
   }
 }

@@ -1,5 +1,6 @@
 // The block program as the interpreter reads it, after validate.ts has checked it against
 // program-schema.ts; the step kinds are those of STEP_TYPES there.
+import type { Interrupt, ScrollDirection, Selector } from '../../devices/index.js';
 import type { StepType } from './program-schema.js';
 
 export interface Point {
@@ -11,12 +12,18 @@ export type TapStep =
   | { type: 'tap'; x: number; y: number }
   | { type: 'tap'; text: string }
   | { type: 'tap'; element_id: string }
-  | { type: 'tap'; image_id: string; threshold?: number };
+  | { type: 'tap'; image_id: string; threshold?: number }
+  | { type: 'tap'; selector: Selector; timeout_ms?: number };
 
 export type Step =
   | TapStep
   | { type: 'swipe'; from: Point; to: Point; ms?: number }
-  | { type: 'type'; text: string }
+  | { type: 'long_press'; selector?: Selector; x?: number; y?: number; ms?: number; timeout_ms?: number }
+  | { type: 'type'; text: string; selector?: Selector; clear?: boolean; submit?: boolean; secret?: boolean; timeout_ms?: number }
+  | { type: 'wait_for'; selector: Selector; timeout_ms?: number }
+  | { type: 'wait_gone'; selector: Selector; timeout_ms?: number }
+  | { type: 'scroll_to'; selector: Selector; max_swipes?: number; direction?: ScrollDirection }
+  | { type: 'if_exists'; selector: Selector; timeout_ms?: number; then: Step[]; else?: Step[] }
   | { type: 'key'; key: string }
   | { type: 'wait'; ms: number }
   | { type: 'wait_for_text'; text: string; timeout_ms?: number }
@@ -34,12 +41,14 @@ export const STEP_TYPES_MATCH: Same<Step['type'], StepType> = true;
 export interface BlockProgram {
   version: 1;
   steps: Step[];
+  /** Handled while any step waits (decisions.md §16). */
+  interrupts?: Interrupt[];
 }
 
 /** Steps that hold steps, and where (`then`, `else`, `steps`). */
 export function childLists(step: Step): [string, Step[]][] {
   if (step.type === 'repeat') return [['steps', step.steps]];
-  if (step.type === 'if_text' || step.type === 'if_image') return [['then', step.then], ['else', step.else ?? []]];
+  if (step.type === 'if_text' || step.type === 'if_image' || step.type === 'if_exists') return [['then', step.then], ['else', step.else ?? []]];
   return [];
 }
 

@@ -5,8 +5,9 @@
 // several targets says which it takes, and a key name is checked against Android's.
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { type FieldError, ValidationError } from '../../../core/errors.js';
-import { parseAndroidKey } from '../../devices/index.js';
-import { blockProgramSchema, STEP_TYPES, TAP_TARGETS } from './program-schema.js';
+import { AppError } from '../../../core/errors.js';
+import { parseAndroidKey, parseSelector } from '../../devices/index.js';
+import { blockProgramSchema, PRESS_TARGETS, STEP_TYPES, TAP_TARGETS } from './program-schema.js';
 import { type BlockProgram, childLists, type Step } from './program-types.js';
 
 // verbose: errors carry the schema objects they come from, which is how a tap's target
@@ -14,15 +15,17 @@ import { type BlockProgram, childLists, type Step } from './program-types.js';
 const ajv = new Ajv2020({ allErrors: true, discriminator: true, strict: false, verbose: true });
 const check = ajv.compile(blockProgramSchema());
 
-const TARGET_MESSAGE = 'must name exactly one target: x and y, text, element_id, or image_id (with an optional threshold)';
+const TARGET_MESSAGE = 'must name exactly one target: x and y, text, element_id, image_id (with an optional threshold), or selector';
+const PRESS_MESSAGE = 'must name exactly one target: x and y, or selector';
 
 const joinPath = (prefix: string, instancePath: string, ...more: string[]) =>
   [prefix, ...instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')), ...more].filter((part) => part !== '').join('.');
 
 function describeError(error: ErrorObject, prefix: string): FieldError | null {
   // A form of the tap's target that did not match: the oneOf's own error says it once.
-  if (TAP_TARGETS.includes(error.parentSchema as Record<string, unknown>)) return null;
+  if (TAP_TARGETS.includes(error.parentSchema as Record<string, unknown>) || PRESS_TARGETS.includes(error.parentSchema as Record<string, unknown>)) return null;
   if (error.keyword === 'oneOf' && error.schema === TAP_TARGETS) return { path: joinPath(prefix, error.instancePath), message: TARGET_MESSAGE };
+  if (error.keyword === 'oneOf' && error.schema === PRESS_TARGETS) return { path: joinPath(prefix, error.instancePath), message: PRESS_MESSAGE };
   const params = error.params as Record<string, string>;
   switch (error.keyword) {
     case 'discriminator':
@@ -42,11 +45,22 @@ function describeError(error: ErrorObject, prefix: string): FieldError | null {
   }
 }
 
-/** Key names the schema's pattern lets through but Android does not know. */
+/** What a selector's schema cannot say (a pattern both dialects read alike), at its path. */
+function selectorErrors(selector: unknown, path: string): FieldError[] {
+  try {
+    parseSelector(selector, path);
+    return [];
+  } catch (error) {
+    if (error instanceof AppError && Array.isArray(error.extra.errors)) return error.extra.errors as FieldError[];
+    throw error;
+  }
+}
+
+/** Key names the schema's pattern lets through but Android does not know, and selector patterns. */
 function keyErrors(steps: Step[], path: string): FieldError[] {
   return steps.flatMap((step, i) => {
     const here = `${path}.${i}`;
-    const own: FieldError[] = [];
+    const own: FieldError[] = 'selector' in step && step.selector !== undefined ? selectorErrors(step.selector, `${here}.selector`) : [];
     if (step.type === 'key') {
       try {
         parseAndroidKey(step.key);
@@ -79,7 +93,12 @@ export function validateBlockProgram(value: unknown, prefix = 'body.blocks'): Fi
         return !seen.has(id) && (seen.add(id), true);
       });
   }
-  return keyErrors((program as BlockProgram).steps, joinPath(prefix, '', 'steps'));
+  const { steps, interrupts = [] } = program as BlockProgram;
+  const interruptErrors = interrupts.flatMap((rule, i) => [
+    ...selectorErrors(rule.when, joinPath(prefix, '', 'interrupts', String(i), 'when')),
+    ...(rule.do.type === 'tap' && rule.do.selector ? selectorErrors(rule.do.selector, joinPath(prefix, '', 'interrupts', String(i), 'do', 'selector')) : []),
+  ]);
+  return [...keyErrors(steps, joinPath(prefix, '', 'steps')), ...interruptErrors];
 }
 
 /** The program, normalised; 422 `validation_failed` with every problem otherwise. */

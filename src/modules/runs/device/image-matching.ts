@@ -3,7 +3,7 @@
 // (ScreenImages, on the vision engines); build-modules.ts hands it in as this port, so a
 // macro and a tool client find the same match on the same screen.
 import { NotFoundError } from '../../../core/errors.js';
-import type { DeviceDriver } from '../../devices/index.js';
+import type { DeviceDriver, DeviceVision } from '../../devices/index.js';
 
 export interface ImageMatch {
   x: number;
@@ -13,10 +13,12 @@ export interface ImageMatch {
   score: number;
 }
 
-export interface ImageFinder {
-  /** Matches at or above `threshold`, best first, in device pixels; an image not in the owner's library: NotFoundError. */
-  find(owner: { userId: number }, driver: DeviceDriver, input: { imageId: string; threshold?: number }): Promise<ImageMatch[]>;
-}
+/**
+ * Template matching and OCR (the images module's ScreenImages): `find` answers matches at or
+ * above `threshold`, best first, in device pixels (an image not in the owner's library:
+ * NotFoundError); the device-action catalogue reads text with it too.
+ */
+export type ImageFinder = DeviceVision;
 
 /** decisions.md §10 (`find_image(image_id, threshold=0.9)`) and §11 (the block steps' `threshold`). */
 export const IMAGE_THRESHOLD_DEFAULT = 0.9;

@@ -4,6 +4,8 @@
 // since the driver keeps the device's state in shared storage.
 import { AppError, ForbiddenError } from '../../../core/errors.js';
 import type { DeviceHost } from '../../devices/index.js';
+import type { CatalogueEntry } from '../../devices/index.js';
+import { callAction } from './actions.js';
 import { type CallDeps, RPC_FUNCTIONS, type RpcFunctionName, type RunCaller } from './functions.js';
 import { findRunByToken, TOKEN_STATES } from './run-tokens.js';
 
@@ -37,5 +39,10 @@ export class DeviceRpc {
     const fn = RPC_FUNCTIONS[input.function] as { call(driver: unknown, body: unknown, caller: RunCaller, deps: DeviceRpcDeps): Promise<unknown> };
     const driver = await this.deps.host.driver(caller.deviceId);
     return fn.call(driver, input.body, caller, this.deps);
+  }
+
+  /** One catalogue action on the caller's device, with the run's interrupts. */
+  async action(caller: RunCaller, entry: CatalogueEntry, body: Record<string, unknown>): Promise<{ result: unknown; log: string[] }> {
+    return callAction(entry, await this.deps.host.driver(caller.deviceId), body, caller, this.deps);
   }
 }

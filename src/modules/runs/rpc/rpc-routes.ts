@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { publicRoute } from '../../../http/route-auth.js';
 import { errors } from '../../../core/schema.js';
 import type { DeviceRpc } from './device-rpc.js';
+import { actionAnswer, actionBody, RPC_ACTIONS } from './actions.js';
 import { RPC_FUNCTION_NAMES, RPC_FUNCTIONS, type RunCaller } from './functions.js';
 import { DeviceParams } from './rpc-schemas.js';
 
@@ -45,6 +46,24 @@ export function deviceRpcRoutes(rpc: DeviceRpc): FastifyPluginAsyncTypebox {
           const answer = await rpc.call(request.runCaller as RunCaller, { function: name, body: request.body });
           return fn.answer === 'png' ? reply.type('image/png').send(answer) : answer;
         },
+      );
+    }
+    for (const entry of RPC_ACTIONS) {
+      app.post(
+        `/api/runs/devices/:device_id/actions/${entry.name}`,
+        {
+          config: publicRoute(),
+          schema: {
+            operationId: `runDeviceAction${entry.name.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('')}`,
+            tags: ['runs'],
+            summary: `Device action ${entry.name} (svc_device): ${entry.title}`,
+            description: `${entry.description}\n\nThe device-action catalogue over the run's device RPC (decisions.md §16), called by the Python SDK \`svc_device\` with \`Authorization: Bearer <SVC_RUN_TOKEN>\`. \`interrupts\` are the run's registered interrupts; \`log\` in the answer holds the lines the action wrote to the run's log.`,
+            params: DeviceParams,
+            body: actionBody(entry),
+            response: { 200: actionAnswer(entry), ...errors(401, 403, 404, 409, 422, 501, 502) },
+          },
+        },
+        async (request) => rpc.action(request.runCaller as RunCaller, entry, request.body as Record<string, unknown>),
       );
     }
   };

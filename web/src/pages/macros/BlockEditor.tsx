@@ -34,6 +34,8 @@ export function BlockEditor({ macro, onSaved }: { macro: Macro; onSaved: () => v
           <Text size="sm" c="dimmed">
             The program as JSON: {'{"version": 1, "steps": [...]}'}, each step an object with a type. It is checked as you type against
             the <Anchor href="/schemas/block-program.json" target="_blank" size="sm" underline="always">published schema</Anchor>; the service checks it again when you save.
+            Steps find elements by what they are and wait for them ({'{"type": "tap", "selector": {"text": "Sign in"}}'}, wait_for, wait_gone, scroll_to,
+            if_exists, long_press), and {'"interrupts": [{"when": {"text": "Not now"}, "do": {"type": "tap"}}]'} beside the steps clears a dialog whenever it comes.
           </Text>
         </div>
         <ErrorAlert error={save.error} title="The service refused the program" />
