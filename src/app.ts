@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { allModules, buildModules, type Modules } from './build-modules.js';
 import type { Deps } from './context.js';
 import { ServiceUnavailableError } from './core/errors.js';
+import { installBodyDrain } from './http/drain-unread-body.js';
 import { answerClientError, answerFrameworkError, installErrorHandling } from './http/error-handler.js';
 import { installGuards } from './http/guards/install.js';
 import { installMetrics } from './http/metrics.js';
@@ -56,6 +57,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   installValidation(app);
   installErrorHandling(app);
+  // Before the shutdown hooks: an answer sent while the app closes keeps `Connection: close`.
+  installBodyDrain(app);
 
   // Graceful shutdown: requests already running finish; a response sent after close()
   // began tells the client to drop the connection (a keep-alive socket would otherwise hold
