@@ -1802,6 +1802,314 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runs/devices/{device_id}/actions/device_ui_tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Device action device_ui_tree (svc_device): Read the UI tree
+         * @description Every element of the screen in document order, with its element_id, text, resource_id, content_desc, class, clickable, editable, scrollable, bounds and center (device pixels).
+         *
+         *     The device-action catalogue over the run's device RPC (decisions.md §16), called by the Python SDK `svc_device` with `Authorization: Bearer <SVC_RUN_TOKEN>`. `interrupts` are the run's registered interrupts; `log` in the answer holds the lines the action wrote to the run's log.
+         */
+        post: operations["runDeviceActionDeviceUiTree"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/devices/{device_id}/actions/device_read_text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Device action device_read_text (svc_device): Read the text on screen
+         * @description The text on the screen in reading order, each line {text, bounds, center, source, confidence} in device pixels. By default from the UI tree (source "tree", confidence 1: exact and instant); with ocr: true from the picture (source "ocr"), for text the tree lacks. Optionally only lines whose centre lies inside region.
+         *
+         *     The device-action catalogue over the run's device RPC (decisions.md §16), called by the Python SDK `svc_device` with `Authorization: Bearer <SVC_RUN_TOKEN>`. `interrupts` are the run's registered interrupts; `log` in the answer holds the lines the action wrote to the run's log.
+         */
+        post: operations["runDeviceActionDeviceReadText"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/devices/{device_id}/actions/device_find": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Device action device_find (svc_device): Find elements
+         * @description The visible elements a selector names now, in tree order (possibly none); it does not wait. Use it to look before acting, or to count.
+         *
+         *     The device-action catalogue over the run's device RPC (decisions.md §16), called by the Python SDK `svc_device` with `Authorization: Bearer <SVC_RUN_TOKEN>`. `interrupts` are the run's registered interrupts; `log` in the answer holds the lines the action wrote to the run's log.
+         */
+        post: operations["runDeviceActionDeviceFind"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/devices/{device_id}/actions/device_find_image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Device action device_find_image (svc_device): Find a library image on screen
+         * @description Where an image of your library shows on the screen now, at any scale from 0.5× to 2×: every match scoring at least threshold (default 0.9), best first, as x, y (top-left), w, h and center in device pixels. An empty list means it does not show.
+         *
+         *     The device-action catalogue over the run's device RPC (decisions.md §16), called by the Python SDK `svc_device` with `Authorization: Bearer <SVC_RUN_TOKEN>`. `interrupts` are the run's registered interrupts; `log` in the answer holds the lines the action wrote to the run's log.
+         */
+        post: operations["runDeviceActionDeviceFindImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/devices/{device_id}/actions/device_tap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Device action device_tap (svc_device): Tap
+         * @description Taps a point (x and y, device pixels), an element (element_id from device_ui_tree), the element showing a text, or the one element a selector names, waiting for it up to timeout_ms (default 10000) until it shows, the screen has loaded and settled. A selector matching several elements fails at once (ambiguous_selector): add index or narrow it. Answers the point and the element hit.
+         *
+         *     The device-action catalogue over the run's device RPC (decisions.md §16), called by the Python SDK `svc_device` with `Authorization: Bearer <SVC_RUN_TOKEN>`. `interrupts` are the run's registered interrupts; `log` in the answer holds the lines the action wrote to the run's log.
+         */
+        post: operations["runDeviceActionDeviceTap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/devices/{device_id}/actions/device_long_press": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Device action device_long_press (svc_device): Long press
+         * @description Presses and holds for ms (default 800) at x, y or on the one element a selector names (waiting for it as device_tap does). Answers the point and the element located.
+         *
+         *     The device-action catalogue over the run's device RPC (decisions.md §16), called by the Python SDK `svc_device` with `Authorization: Bearer <SVC_RUN_TOKEN>`. `interrupts` are the run's registered interrupts; `log` in the answer holds the lines the action wrote to the run's log.
+         */
+        post: operations["runDeviceActionDeviceLongPress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/devices/{device_id}/actions/device_swipe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Device action device_swipe (svc_device): Swipe
+         * @description Swipes from one point to another (device pixels) over ms milliseconds (default 300). Swipe up to scroll down; device_scroll_to scrolls until an element shows.
+         *
+         *     The device-action catalogue over the run's device RPC (decisions.md §16), called by the Python SDK `svc_device` with `Authorization: Bearer <SVC_RUN_TOKEN>`. `interrupts` are the run's registered interrupts; `log` in the answer holds the lines the action wrote to the run's log.
+         */
+        post: operations["runDeviceActionDeviceSwipe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/devices/{device_id}/actions/device_type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Device action device_type (svc_device): Type text
+         * @description Types into the focused field, or first taps the one element a selector names (waiting for it). clear empties the field first; submit presses ENTER afterwards; secret keeps the text out of every log and answer.
+         *
+         *     The device-action catalogue over the run's device RPC (decisions.md §16), called by the Python SDK `svc_device` with `Authorization: Bearer <SVC_RUN_TOKEN>`. `interrupts` are the run's registered interrupts; `log` in the answer holds the lines the action wrote to the run's log.
+         */
+        post: operations["runDeviceActionDeviceType"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/devices/{device_id}/actions/device_key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Device action device_key (svc_device): Press a key
+         * @description Presses an Android key: BACK, HOME, ENTER, APP_SWITCH, DEL, … (KEYCODE_ optional).
+         *
+         *     The device-action catalogue over the run's device RPC (decisions.md §16), called by the Python SDK `svc_device` with `Authorization: Bearer <SVC_RUN_TOKEN>`. `interrupts` are the run's registered interrupts; `log` in the answer holds the lines the action wrote to the run's log.
+         */
+        post: operations["runDeviceActionDeviceKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/devices/{device_id}/actions/device_wait_for": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Device action device_wait_for (svc_device): Wait for an element
+         * @description Waits up to timeout_ms (default 10000) until the selector names exactly one visible element, the screen has loaded and settled, and answers it; with gone: true waits for it to disappear and answers null. On time-out the error says what the screen showed instead.
+         *
+         *     The device-action catalogue over the run's device RPC (decisions.md §16), called by the Python SDK `svc_device` with `Authorization: Bearer <SVC_RUN_TOKEN>`. `interrupts` are the run's registered interrupts; `log` in the answer holds the lines the action wrote to the run's log.
+         */
+        post: operations["runDeviceActionDeviceWaitFor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/devices/{device_id}/actions/device_scroll_to": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Device action device_scroll_to (svc_device): Scroll an element into view
+         * @description Swipes inside the first scrollable container (else the middle of the screen), up to max_swipes times (default 10), until the selector names one visible element, and answers it. direction is where the content moves: down (default) shows what lies below. The error says how many swipes were made and whether the end of the content was reached.
+         *
+         *     The device-action catalogue over the run's device RPC (decisions.md §16), called by the Python SDK `svc_device` with `Authorization: Bearer <SVC_RUN_TOKEN>`. `interrupts` are the run's registered interrupts; `log` in the answer holds the lines the action wrote to the run's log.
+         */
+        post: operations["runDeviceActionDeviceScrollTo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/devices/{device_id}/actions/app_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Device action app_list (svc_device): List installed apps
+         * @description The apps installed on the device: package, label and version.
+         *
+         *     The device-action catalogue over the run's device RPC (decisions.md §16), called by the Python SDK `svc_device` with `Authorization: Bearer <SVC_RUN_TOKEN>`. `interrupts` are the run's registered interrupts; `log` in the answer holds the lines the action wrote to the run's log.
+         */
+        post: operations["runDeviceActionAppList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/devices/{device_id}/actions/app_open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Device action app_open (svc_device): Open an app
+         * @description Brings an installed app to the front (its last screen if it was running).
+         *
+         *     The device-action catalogue over the run's device RPC (decisions.md §16), called by the Python SDK `svc_device` with `Authorization: Bearer <SVC_RUN_TOKEN>`. `interrupts` are the run's registered interrupts; `log` in the answer holds the lines the action wrote to the run's log.
+         */
+        post: operations["runDeviceActionAppOpen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/devices/{device_id}/actions/app_close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Device action app_close (svc_device): Close an app
+         * @description Force-stops an app: its screens and unsaved field contents are gone.
+         *
+         *     The device-action catalogue over the run's device RPC (decisions.md §16), called by the Python SDK `svc_device` with `Authorization: Bearer <SVC_RUN_TOKEN>`. `interrupts` are the run's registered interrupts; `log` in the answer holds the lines the action wrote to the run's log.
+         */
+        post: operations["runDeviceActionAppClose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/schemas/block-program.json": {
         parameters: {
             query?: never;
@@ -15731,6 +16039,3668 @@ export interface operations {
                 content: {
                     "application/json": {
                         event_id: string;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `invalid_credentials`: the email or password is wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runDeviceActionDeviceUiTree: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's device */
+                device_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
+                    interrupts?: {
+                        /** @description Every given condition must hold (decisions.md §16) */
+                        when: {
+                            /** @description The exact text (spaces around ignored) */
+                            text?: string;
+                            /** @description Text containing this */
+                            text_contains?: string;
+                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                            text_matches?: string;
+                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                            resource_id?: string;
+                            /** @description The exact content description */
+                            desc?: string;
+                            /** @description A content description containing this */
+                            desc_contains?: string;
+                            /** @description The class, like android.widget.Button */
+                            class_name?: string;
+                            clickable?: boolean;
+                            editable?: boolean;
+                            scrollable?: boolean;
+                            /** @description 0-based among the matches, in tree order */
+                            index?: number;
+                            /** @description A library image: its best match on the screen */
+                            image_id?: string;
+                            /** @description With image_id; default 0.9 */
+                            threshold?: number;
+                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                            ocr_text?: string;
+                        };
+                        do: {
+                            /** @enum {string} */
+                            type: "tap";
+                            /** @description Every given condition must hold (decisions.md §16) */
+                            selector?: {
+                                /** @description The exact text (spaces around ignored) */
+                                text?: string;
+                                /** @description Text containing this */
+                                text_contains?: string;
+                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                                text_matches?: string;
+                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                                resource_id?: string;
+                                /** @description The exact content description */
+                                desc?: string;
+                                /** @description A content description containing this */
+                                desc_contains?: string;
+                                /** @description The class, like android.widget.Button */
+                                class_name?: string;
+                                clickable?: boolean;
+                                editable?: boolean;
+                                scrollable?: boolean;
+                                /** @description 0-based among the matches, in tree order */
+                                index?: number;
+                                /** @description A library image: its best match on the screen */
+                                image_id?: string;
+                                /** @description With image_id; default 0.9 */
+                                threshold?: number;
+                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                                ocr_text?: string;
+                            };
+                            /** @description Device pixels */
+                            x?: number;
+                            /** @description Device pixels */
+                            y?: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "key";
+                            key: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: {
+                            elements: {
+                                element_id: string;
+                                class: string;
+                                text: string;
+                                resource_id: string;
+                                content_desc: string;
+                                bounds: {
+                                    left: number;
+                                    top: number;
+                                    right: number;
+                                    bottom: number;
+                                };
+                                clickable: boolean;
+                                editable: boolean;
+                                /** @description A container that scrolls (a RecyclerView, a ScrollView); false on other elements */
+                                scrollable: boolean;
+                                focused?: boolean;
+                                center: {
+                                    x: number;
+                                    y: number;
+                                };
+                            }[];
+                        };
+                        /** @description Lines for the run log, in order (interrupts handled while waiting) */
+                        log: string[];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `invalid_credentials`: the email or password is wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runDeviceActionDeviceReadText: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's device */
+                device_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    region?: {
+                        left: number;
+                        top: number;
+                        right: number;
+                        bottom: number;
+                    };
+                    /**
+                     * @description Read the picture (OCR) instead of the UI tree
+                     * @default false
+                     */
+                    ocr?: boolean;
+                    /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
+                    interrupts?: {
+                        /** @description Every given condition must hold (decisions.md §16) */
+                        when: {
+                            /** @description The exact text (spaces around ignored) */
+                            text?: string;
+                            /** @description Text containing this */
+                            text_contains?: string;
+                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                            text_matches?: string;
+                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                            resource_id?: string;
+                            /** @description The exact content description */
+                            desc?: string;
+                            /** @description A content description containing this */
+                            desc_contains?: string;
+                            /** @description The class, like android.widget.Button */
+                            class_name?: string;
+                            clickable?: boolean;
+                            editable?: boolean;
+                            scrollable?: boolean;
+                            /** @description 0-based among the matches, in tree order */
+                            index?: number;
+                            /** @description A library image: its best match on the screen */
+                            image_id?: string;
+                            /** @description With image_id; default 0.9 */
+                            threshold?: number;
+                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                            ocr_text?: string;
+                        };
+                        do: {
+                            /** @enum {string} */
+                            type: "tap";
+                            /** @description Every given condition must hold (decisions.md §16) */
+                            selector?: {
+                                /** @description The exact text (spaces around ignored) */
+                                text?: string;
+                                /** @description Text containing this */
+                                text_contains?: string;
+                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                                text_matches?: string;
+                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                                resource_id?: string;
+                                /** @description The exact content description */
+                                desc?: string;
+                                /** @description A content description containing this */
+                                desc_contains?: string;
+                                /** @description The class, like android.widget.Button */
+                                class_name?: string;
+                                clickable?: boolean;
+                                editable?: boolean;
+                                scrollable?: boolean;
+                                /** @description 0-based among the matches, in tree order */
+                                index?: number;
+                                /** @description A library image: its best match on the screen */
+                                image_id?: string;
+                                /** @description With image_id; default 0.9 */
+                                threshold?: number;
+                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                                ocr_text?: string;
+                            };
+                            /** @description Device pixels */
+                            x?: number;
+                            /** @description Device pixels */
+                            y?: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "key";
+                            key: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: {
+                            lines: {
+                                text: string;
+                                bounds: {
+                                    left: number;
+                                    top: number;
+                                    right: number;
+                                    bottom: number;
+                                };
+                                center: {
+                                    x: number;
+                                    y: number;
+                                };
+                                /** @description `tree`: an element of the UI tree says it; `ocr`: read from the picture */
+                                source: "tree" | "ocr";
+                                /** @description 1 for the tree; how sure the recogniser is for OCR, 0..1 */
+                                confidence: number;
+                                /** @description Tree lines: the element holding the text */
+                                element_id?: string;
+                            }[];
+                        };
+                        /** @description Lines for the run log, in order (interrupts handled while waiting) */
+                        log: string[];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `invalid_credentials`: the email or password is wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runDeviceActionDeviceFind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's device */
+                device_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Every given condition must hold (decisions.md §16) */
+                    selector: {
+                        /** @description The exact text (spaces around ignored) */
+                        text?: string;
+                        /** @description Text containing this */
+                        text_contains?: string;
+                        /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                        text_matches?: string;
+                        /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                        resource_id?: string;
+                        /** @description The exact content description */
+                        desc?: string;
+                        /** @description A content description containing this */
+                        desc_contains?: string;
+                        /** @description The class, like android.widget.Button */
+                        class_name?: string;
+                        clickable?: boolean;
+                        editable?: boolean;
+                        scrollable?: boolean;
+                        /** @description 0-based among the matches, in tree order */
+                        index?: number;
+                        /** @description A library image: its best match on the screen */
+                        image_id?: string;
+                        /** @description With image_id; default 0.9 */
+                        threshold?: number;
+                        /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                        ocr_text?: string;
+                    };
+                    /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
+                    interrupts?: {
+                        /** @description Every given condition must hold (decisions.md §16) */
+                        when: {
+                            /** @description The exact text (spaces around ignored) */
+                            text?: string;
+                            /** @description Text containing this */
+                            text_contains?: string;
+                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                            text_matches?: string;
+                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                            resource_id?: string;
+                            /** @description The exact content description */
+                            desc?: string;
+                            /** @description A content description containing this */
+                            desc_contains?: string;
+                            /** @description The class, like android.widget.Button */
+                            class_name?: string;
+                            clickable?: boolean;
+                            editable?: boolean;
+                            scrollable?: boolean;
+                            /** @description 0-based among the matches, in tree order */
+                            index?: number;
+                            /** @description A library image: its best match on the screen */
+                            image_id?: string;
+                            /** @description With image_id; default 0.9 */
+                            threshold?: number;
+                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                            ocr_text?: string;
+                        };
+                        do: {
+                            /** @enum {string} */
+                            type: "tap";
+                            /** @description Every given condition must hold (decisions.md §16) */
+                            selector?: {
+                                /** @description The exact text (spaces around ignored) */
+                                text?: string;
+                                /** @description Text containing this */
+                                text_contains?: string;
+                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                                text_matches?: string;
+                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                                resource_id?: string;
+                                /** @description The exact content description */
+                                desc?: string;
+                                /** @description A content description containing this */
+                                desc_contains?: string;
+                                /** @description The class, like android.widget.Button */
+                                class_name?: string;
+                                clickable?: boolean;
+                                editable?: boolean;
+                                scrollable?: boolean;
+                                /** @description 0-based among the matches, in tree order */
+                                index?: number;
+                                /** @description A library image: its best match on the screen */
+                                image_id?: string;
+                                /** @description With image_id; default 0.9 */
+                                threshold?: number;
+                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                                ocr_text?: string;
+                            };
+                            /** @description Device pixels */
+                            x?: number;
+                            /** @description Device pixels */
+                            y?: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "key";
+                            key: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: {
+                            items: {
+                                element_id: string;
+                                class: string;
+                                text: string;
+                                resource_id: string;
+                                content_desc: string;
+                                bounds: {
+                                    left: number;
+                                    top: number;
+                                    right: number;
+                                    bottom: number;
+                                };
+                                clickable: boolean;
+                                editable: boolean;
+                                /** @description A container that scrolls (a RecyclerView, a ScrollView); false on other elements */
+                                scrollable: boolean;
+                                focused?: boolean;
+                                center: {
+                                    x: number;
+                                    y: number;
+                                };
+                            }[];
+                        };
+                        /** @description Lines for the run log, in order (interrupts handled while waiting) */
+                        log: string[];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `invalid_credentials`: the email or password is wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runDeviceActionDeviceFindImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's device */
+                device_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An image-library id */
+                    image_id: string;
+                    /** @default 0.9 */
+                    threshold?: number;
+                    /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
+                    interrupts?: {
+                        /** @description Every given condition must hold (decisions.md §16) */
+                        when: {
+                            /** @description The exact text (spaces around ignored) */
+                            text?: string;
+                            /** @description Text containing this */
+                            text_contains?: string;
+                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                            text_matches?: string;
+                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                            resource_id?: string;
+                            /** @description The exact content description */
+                            desc?: string;
+                            /** @description A content description containing this */
+                            desc_contains?: string;
+                            /** @description The class, like android.widget.Button */
+                            class_name?: string;
+                            clickable?: boolean;
+                            editable?: boolean;
+                            scrollable?: boolean;
+                            /** @description 0-based among the matches, in tree order */
+                            index?: number;
+                            /** @description A library image: its best match on the screen */
+                            image_id?: string;
+                            /** @description With image_id; default 0.9 */
+                            threshold?: number;
+                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                            ocr_text?: string;
+                        };
+                        do: {
+                            /** @enum {string} */
+                            type: "tap";
+                            /** @description Every given condition must hold (decisions.md §16) */
+                            selector?: {
+                                /** @description The exact text (spaces around ignored) */
+                                text?: string;
+                                /** @description Text containing this */
+                                text_contains?: string;
+                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                                text_matches?: string;
+                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                                resource_id?: string;
+                                /** @description The exact content description */
+                                desc?: string;
+                                /** @description A content description containing this */
+                                desc_contains?: string;
+                                /** @description The class, like android.widget.Button */
+                                class_name?: string;
+                                clickable?: boolean;
+                                editable?: boolean;
+                                scrollable?: boolean;
+                                /** @description 0-based among the matches, in tree order */
+                                index?: number;
+                                /** @description A library image: its best match on the screen */
+                                image_id?: string;
+                                /** @description With image_id; default 0.9 */
+                                threshold?: number;
+                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                                ocr_text?: string;
+                            };
+                            /** @description Device pixels */
+                            x?: number;
+                            /** @description Device pixels */
+                            y?: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "key";
+                            key: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: {
+                            matches: {
+                                /** @description Left edge, device pixels */
+                                x: number;
+                                /** @description Top edge, device pixels */
+                                y: number;
+                                w: number;
+                                h: number;
+                                /** @description Normalised correlation, 0..1 */
+                                score: number;
+                                /** @description The template's size on this screen over its own */
+                                scale?: number;
+                                center: {
+                                    x: number;
+                                    y: number;
+                                };
+                            }[];
+                        };
+                        /** @description Lines for the run log, in order (interrupts handled while waiting) */
+                        log: string[];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `invalid_credentials`: the email or password is wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runDeviceActionDeviceTap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's device */
+                device_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Device pixels */
+                    x?: number;
+                    /** @description Device pixels */
+                    y?: number;
+                    /** @description An element_id from device_ui_tree */
+                    element_id?: string;
+                    /** @description The element showing this text (exact first, else containing it ignoring case; a clickable one preferred; no wait), as the SDK's tap_text */
+                    text?: string;
+                    /** @description Every given condition must hold (decisions.md §16) */
+                    selector?: {
+                        /** @description The exact text (spaces around ignored) */
+                        text?: string;
+                        /** @description Text containing this */
+                        text_contains?: string;
+                        /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                        text_matches?: string;
+                        /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                        resource_id?: string;
+                        /** @description The exact content description */
+                        desc?: string;
+                        /** @description A content description containing this */
+                        desc_contains?: string;
+                        /** @description The class, like android.widget.Button */
+                        class_name?: string;
+                        clickable?: boolean;
+                        editable?: boolean;
+                        scrollable?: boolean;
+                        /** @description 0-based among the matches, in tree order */
+                        index?: number;
+                        /** @description A library image: its best match on the screen */
+                        image_id?: string;
+                        /** @description With image_id; default 0.9 */
+                        threshold?: number;
+                        /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                        ocr_text?: string;
+                    };
+                    /** @description How long to wait for the element, ms (default 10000, at most 600000) */
+                    timeout_ms?: number;
+                    /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
+                    interrupts?: {
+                        /** @description Every given condition must hold (decisions.md §16) */
+                        when: {
+                            /** @description The exact text (spaces around ignored) */
+                            text?: string;
+                            /** @description Text containing this */
+                            text_contains?: string;
+                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                            text_matches?: string;
+                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                            resource_id?: string;
+                            /** @description The exact content description */
+                            desc?: string;
+                            /** @description A content description containing this */
+                            desc_contains?: string;
+                            /** @description The class, like android.widget.Button */
+                            class_name?: string;
+                            clickable?: boolean;
+                            editable?: boolean;
+                            scrollable?: boolean;
+                            /** @description 0-based among the matches, in tree order */
+                            index?: number;
+                            /** @description A library image: its best match on the screen */
+                            image_id?: string;
+                            /** @description With image_id; default 0.9 */
+                            threshold?: number;
+                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                            ocr_text?: string;
+                        };
+                        do: {
+                            /** @enum {string} */
+                            type: "tap";
+                            /** @description Every given condition must hold (decisions.md §16) */
+                            selector?: {
+                                /** @description The exact text (spaces around ignored) */
+                                text?: string;
+                                /** @description Text containing this */
+                                text_contains?: string;
+                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                                text_matches?: string;
+                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                                resource_id?: string;
+                                /** @description The exact content description */
+                                desc?: string;
+                                /** @description A content description containing this */
+                                desc_contains?: string;
+                                /** @description The class, like android.widget.Button */
+                                class_name?: string;
+                                clickable?: boolean;
+                                editable?: boolean;
+                                scrollable?: boolean;
+                                /** @description 0-based among the matches, in tree order */
+                                index?: number;
+                                /** @description A library image: its best match on the screen */
+                                image_id?: string;
+                                /** @description With image_id; default 0.9 */
+                                threshold?: number;
+                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                                ocr_text?: string;
+                            };
+                            /** @description Device pixels */
+                            x?: number;
+                            /** @description Device pixels */
+                            y?: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "key";
+                            key: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: {
+                            x: number;
+                            y: number;
+                            hit: {
+                                element_id: string;
+                                class: string;
+                                text: string;
+                                resource_id: string;
+                                content_desc: string;
+                                bounds: {
+                                    left: number;
+                                    top: number;
+                                    right: number;
+                                    bottom: number;
+                                };
+                                clickable: boolean;
+                                editable: boolean;
+                                /** @description A container that scrolls (a RecyclerView, a ScrollView); false on other elements */
+                                scrollable: boolean;
+                                focused?: boolean;
+                                center: {
+                                    x: number;
+                                    y: number;
+                                };
+                            } | null;
+                        };
+                        /** @description Lines for the run log, in order (interrupts handled while waiting) */
+                        log: string[];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `invalid_credentials`: the email or password is wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runDeviceActionDeviceLongPress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's device */
+                device_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Every given condition must hold (decisions.md §16) */
+                    selector?: {
+                        /** @description The exact text (spaces around ignored) */
+                        text?: string;
+                        /** @description Text containing this */
+                        text_contains?: string;
+                        /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                        text_matches?: string;
+                        /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                        resource_id?: string;
+                        /** @description The exact content description */
+                        desc?: string;
+                        /** @description A content description containing this */
+                        desc_contains?: string;
+                        /** @description The class, like android.widget.Button */
+                        class_name?: string;
+                        clickable?: boolean;
+                        editable?: boolean;
+                        scrollable?: boolean;
+                        /** @description 0-based among the matches, in tree order */
+                        index?: number;
+                        /** @description A library image: its best match on the screen */
+                        image_id?: string;
+                        /** @description With image_id; default 0.9 */
+                        threshold?: number;
+                        /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                        ocr_text?: string;
+                    };
+                    /** @description Device pixels */
+                    x?: number;
+                    /** @description Device pixels */
+                    y?: number;
+                    /** @default 800 */
+                    ms?: number;
+                    /** @description How long to wait for the element, ms (default 10000, at most 600000) */
+                    timeout_ms?: number;
+                    /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
+                    interrupts?: {
+                        /** @description Every given condition must hold (decisions.md §16) */
+                        when: {
+                            /** @description The exact text (spaces around ignored) */
+                            text?: string;
+                            /** @description Text containing this */
+                            text_contains?: string;
+                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                            text_matches?: string;
+                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                            resource_id?: string;
+                            /** @description The exact content description */
+                            desc?: string;
+                            /** @description A content description containing this */
+                            desc_contains?: string;
+                            /** @description The class, like android.widget.Button */
+                            class_name?: string;
+                            clickable?: boolean;
+                            editable?: boolean;
+                            scrollable?: boolean;
+                            /** @description 0-based among the matches, in tree order */
+                            index?: number;
+                            /** @description A library image: its best match on the screen */
+                            image_id?: string;
+                            /** @description With image_id; default 0.9 */
+                            threshold?: number;
+                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                            ocr_text?: string;
+                        };
+                        do: {
+                            /** @enum {string} */
+                            type: "tap";
+                            /** @description Every given condition must hold (decisions.md §16) */
+                            selector?: {
+                                /** @description The exact text (spaces around ignored) */
+                                text?: string;
+                                /** @description Text containing this */
+                                text_contains?: string;
+                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                                text_matches?: string;
+                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                                resource_id?: string;
+                                /** @description The exact content description */
+                                desc?: string;
+                                /** @description A content description containing this */
+                                desc_contains?: string;
+                                /** @description The class, like android.widget.Button */
+                                class_name?: string;
+                                clickable?: boolean;
+                                editable?: boolean;
+                                scrollable?: boolean;
+                                /** @description 0-based among the matches, in tree order */
+                                index?: number;
+                                /** @description A library image: its best match on the screen */
+                                image_id?: string;
+                                /** @description With image_id; default 0.9 */
+                                threshold?: number;
+                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                                ocr_text?: string;
+                            };
+                            /** @description Device pixels */
+                            x?: number;
+                            /** @description Device pixels */
+                            y?: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "key";
+                            key: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: {
+                            x: number;
+                            y: number;
+                            element: {
+                                element_id: string;
+                                class: string;
+                                text: string;
+                                resource_id: string;
+                                content_desc: string;
+                                bounds: {
+                                    left: number;
+                                    top: number;
+                                    right: number;
+                                    bottom: number;
+                                };
+                                clickable: boolean;
+                                editable: boolean;
+                                /** @description A container that scrolls (a RecyclerView, a ScrollView); false on other elements */
+                                scrollable: boolean;
+                                focused?: boolean;
+                                center: {
+                                    x: number;
+                                    y: number;
+                                };
+                            } | null;
+                        };
+                        /** @description Lines for the run log, in order (interrupts handled while waiting) */
+                        log: string[];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `invalid_credentials`: the email or password is wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runDeviceActionDeviceSwipe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's device */
+                device_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    from: {
+                        /** @description Device pixels */
+                        x: number;
+                        /** @description Device pixels */
+                        y: number;
+                    };
+                    to: {
+                        /** @description Device pixels */
+                        x: number;
+                        /** @description Device pixels */
+                        y: number;
+                    };
+                    /** @default 300 */
+                    ms?: number;
+                    /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
+                    interrupts?: {
+                        /** @description Every given condition must hold (decisions.md §16) */
+                        when: {
+                            /** @description The exact text (spaces around ignored) */
+                            text?: string;
+                            /** @description Text containing this */
+                            text_contains?: string;
+                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                            text_matches?: string;
+                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                            resource_id?: string;
+                            /** @description The exact content description */
+                            desc?: string;
+                            /** @description A content description containing this */
+                            desc_contains?: string;
+                            /** @description The class, like android.widget.Button */
+                            class_name?: string;
+                            clickable?: boolean;
+                            editable?: boolean;
+                            scrollable?: boolean;
+                            /** @description 0-based among the matches, in tree order */
+                            index?: number;
+                            /** @description A library image: its best match on the screen */
+                            image_id?: string;
+                            /** @description With image_id; default 0.9 */
+                            threshold?: number;
+                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                            ocr_text?: string;
+                        };
+                        do: {
+                            /** @enum {string} */
+                            type: "tap";
+                            /** @description Every given condition must hold (decisions.md §16) */
+                            selector?: {
+                                /** @description The exact text (spaces around ignored) */
+                                text?: string;
+                                /** @description Text containing this */
+                                text_contains?: string;
+                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                                text_matches?: string;
+                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                                resource_id?: string;
+                                /** @description The exact content description */
+                                desc?: string;
+                                /** @description A content description containing this */
+                                desc_contains?: string;
+                                /** @description The class, like android.widget.Button */
+                                class_name?: string;
+                                clickable?: boolean;
+                                editable?: boolean;
+                                scrollable?: boolean;
+                                /** @description 0-based among the matches, in tree order */
+                                index?: number;
+                                /** @description A library image: its best match on the screen */
+                                image_id?: string;
+                                /** @description With image_id; default 0.9 */
+                                threshold?: number;
+                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                                ocr_text?: string;
+                            };
+                            /** @description Device pixels */
+                            x?: number;
+                            /** @description Device pixels */
+                            y?: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "key";
+                            key: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: Record<string, never>;
+                        /** @description Lines for the run log, in order (interrupts handled while waiting) */
+                        log: string[];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `invalid_credentials`: the email or password is wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runDeviceActionDeviceType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's device */
+                device_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text: string;
+                    /** @description Every given condition must hold (decisions.md §16) */
+                    selector?: {
+                        /** @description The exact text (spaces around ignored) */
+                        text?: string;
+                        /** @description Text containing this */
+                        text_contains?: string;
+                        /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                        text_matches?: string;
+                        /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                        resource_id?: string;
+                        /** @description The exact content description */
+                        desc?: string;
+                        /** @description A content description containing this */
+                        desc_contains?: string;
+                        /** @description The class, like android.widget.Button */
+                        class_name?: string;
+                        clickable?: boolean;
+                        editable?: boolean;
+                        scrollable?: boolean;
+                        /** @description 0-based among the matches, in tree order */
+                        index?: number;
+                        /** @description A library image: its best match on the screen */
+                        image_id?: string;
+                        /** @description With image_id; default 0.9 */
+                        threshold?: number;
+                        /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                        ocr_text?: string;
+                    };
+                    /** @default false */
+                    clear?: boolean;
+                    /** @default false */
+                    submit?: boolean;
+                    /**
+                     * @description A password or other secret: never written to a log
+                     * @default false
+                     */
+                    secret?: boolean;
+                    /** @description How long to wait for the element, ms (default 10000, at most 600000) */
+                    timeout_ms?: number;
+                    /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
+                    interrupts?: {
+                        /** @description Every given condition must hold (decisions.md §16) */
+                        when: {
+                            /** @description The exact text (spaces around ignored) */
+                            text?: string;
+                            /** @description Text containing this */
+                            text_contains?: string;
+                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                            text_matches?: string;
+                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                            resource_id?: string;
+                            /** @description The exact content description */
+                            desc?: string;
+                            /** @description A content description containing this */
+                            desc_contains?: string;
+                            /** @description The class, like android.widget.Button */
+                            class_name?: string;
+                            clickable?: boolean;
+                            editable?: boolean;
+                            scrollable?: boolean;
+                            /** @description 0-based among the matches, in tree order */
+                            index?: number;
+                            /** @description A library image: its best match on the screen */
+                            image_id?: string;
+                            /** @description With image_id; default 0.9 */
+                            threshold?: number;
+                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                            ocr_text?: string;
+                        };
+                        do: {
+                            /** @enum {string} */
+                            type: "tap";
+                            /** @description Every given condition must hold (decisions.md §16) */
+                            selector?: {
+                                /** @description The exact text (spaces around ignored) */
+                                text?: string;
+                                /** @description Text containing this */
+                                text_contains?: string;
+                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                                text_matches?: string;
+                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                                resource_id?: string;
+                                /** @description The exact content description */
+                                desc?: string;
+                                /** @description A content description containing this */
+                                desc_contains?: string;
+                                /** @description The class, like android.widget.Button */
+                                class_name?: string;
+                                clickable?: boolean;
+                                editable?: boolean;
+                                scrollable?: boolean;
+                                /** @description 0-based among the matches, in tree order */
+                                index?: number;
+                                /** @description A library image: its best match on the screen */
+                                image_id?: string;
+                                /** @description With image_id; default 0.9 */
+                                threshold?: number;
+                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                                ocr_text?: string;
+                            };
+                            /** @description Device pixels */
+                            x?: number;
+                            /** @description Device pixels */
+                            y?: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "key";
+                            key: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: {
+                            element: {
+                                element_id: string;
+                                class: string;
+                                text: string;
+                                resource_id: string;
+                                content_desc: string;
+                                bounds: {
+                                    left: number;
+                                    top: number;
+                                    right: number;
+                                    bottom: number;
+                                };
+                                clickable: boolean;
+                                editable: boolean;
+                                /** @description A container that scrolls (a RecyclerView, a ScrollView); false on other elements */
+                                scrollable: boolean;
+                                focused?: boolean;
+                                center: {
+                                    x: number;
+                                    y: number;
+                                };
+                            } | null;
+                            /** @description How many characters were typed */
+                            characters: number;
+                        };
+                        /** @description Lines for the run log, in order (interrupts handled while waiting) */
+                        log: string[];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `invalid_credentials`: the email or password is wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runDeviceActionDeviceKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's device */
+                device_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    key: string;
+                    /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
+                    interrupts?: {
+                        /** @description Every given condition must hold (decisions.md §16) */
+                        when: {
+                            /** @description The exact text (spaces around ignored) */
+                            text?: string;
+                            /** @description Text containing this */
+                            text_contains?: string;
+                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                            text_matches?: string;
+                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                            resource_id?: string;
+                            /** @description The exact content description */
+                            desc?: string;
+                            /** @description A content description containing this */
+                            desc_contains?: string;
+                            /** @description The class, like android.widget.Button */
+                            class_name?: string;
+                            clickable?: boolean;
+                            editable?: boolean;
+                            scrollable?: boolean;
+                            /** @description 0-based among the matches, in tree order */
+                            index?: number;
+                            /** @description A library image: its best match on the screen */
+                            image_id?: string;
+                            /** @description With image_id; default 0.9 */
+                            threshold?: number;
+                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                            ocr_text?: string;
+                        };
+                        do: {
+                            /** @enum {string} */
+                            type: "tap";
+                            /** @description Every given condition must hold (decisions.md §16) */
+                            selector?: {
+                                /** @description The exact text (spaces around ignored) */
+                                text?: string;
+                                /** @description Text containing this */
+                                text_contains?: string;
+                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                                text_matches?: string;
+                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                                resource_id?: string;
+                                /** @description The exact content description */
+                                desc?: string;
+                                /** @description A content description containing this */
+                                desc_contains?: string;
+                                /** @description The class, like android.widget.Button */
+                                class_name?: string;
+                                clickable?: boolean;
+                                editable?: boolean;
+                                scrollable?: boolean;
+                                /** @description 0-based among the matches, in tree order */
+                                index?: number;
+                                /** @description A library image: its best match on the screen */
+                                image_id?: string;
+                                /** @description With image_id; default 0.9 */
+                                threshold?: number;
+                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                                ocr_text?: string;
+                            };
+                            /** @description Device pixels */
+                            x?: number;
+                            /** @description Device pixels */
+                            y?: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "key";
+                            key: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: Record<string, never>;
+                        /** @description Lines for the run log, in order (interrupts handled while waiting) */
+                        log: string[];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `invalid_credentials`: the email or password is wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runDeviceActionDeviceWaitFor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's device */
+                device_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Every given condition must hold (decisions.md §16) */
+                    selector: {
+                        /** @description The exact text (spaces around ignored) */
+                        text?: string;
+                        /** @description Text containing this */
+                        text_contains?: string;
+                        /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                        text_matches?: string;
+                        /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                        resource_id?: string;
+                        /** @description The exact content description */
+                        desc?: string;
+                        /** @description A content description containing this */
+                        desc_contains?: string;
+                        /** @description The class, like android.widget.Button */
+                        class_name?: string;
+                        clickable?: boolean;
+                        editable?: boolean;
+                        scrollable?: boolean;
+                        /** @description 0-based among the matches, in tree order */
+                        index?: number;
+                        /** @description A library image: its best match on the screen */
+                        image_id?: string;
+                        /** @description With image_id; default 0.9 */
+                        threshold?: number;
+                        /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                        ocr_text?: string;
+                    };
+                    /** @description How long to wait for the element, ms (default 10000, at most 600000) */
+                    timeout_ms?: number;
+                    /** @default false */
+                    gone?: boolean;
+                    /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
+                    interrupts?: {
+                        /** @description Every given condition must hold (decisions.md §16) */
+                        when: {
+                            /** @description The exact text (spaces around ignored) */
+                            text?: string;
+                            /** @description Text containing this */
+                            text_contains?: string;
+                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                            text_matches?: string;
+                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                            resource_id?: string;
+                            /** @description The exact content description */
+                            desc?: string;
+                            /** @description A content description containing this */
+                            desc_contains?: string;
+                            /** @description The class, like android.widget.Button */
+                            class_name?: string;
+                            clickable?: boolean;
+                            editable?: boolean;
+                            scrollable?: boolean;
+                            /** @description 0-based among the matches, in tree order */
+                            index?: number;
+                            /** @description A library image: its best match on the screen */
+                            image_id?: string;
+                            /** @description With image_id; default 0.9 */
+                            threshold?: number;
+                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                            ocr_text?: string;
+                        };
+                        do: {
+                            /** @enum {string} */
+                            type: "tap";
+                            /** @description Every given condition must hold (decisions.md §16) */
+                            selector?: {
+                                /** @description The exact text (spaces around ignored) */
+                                text?: string;
+                                /** @description Text containing this */
+                                text_contains?: string;
+                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                                text_matches?: string;
+                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                                resource_id?: string;
+                                /** @description The exact content description */
+                                desc?: string;
+                                /** @description A content description containing this */
+                                desc_contains?: string;
+                                /** @description The class, like android.widget.Button */
+                                class_name?: string;
+                                clickable?: boolean;
+                                editable?: boolean;
+                                scrollable?: boolean;
+                                /** @description 0-based among the matches, in tree order */
+                                index?: number;
+                                /** @description A library image: its best match on the screen */
+                                image_id?: string;
+                                /** @description With image_id; default 0.9 */
+                                threshold?: number;
+                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                                ocr_text?: string;
+                            };
+                            /** @description Device pixels */
+                            x?: number;
+                            /** @description Device pixels */
+                            y?: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "key";
+                            key: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: {
+                            element: {
+                                element_id: string;
+                                class: string;
+                                text: string;
+                                resource_id: string;
+                                content_desc: string;
+                                bounds: {
+                                    left: number;
+                                    top: number;
+                                    right: number;
+                                    bottom: number;
+                                };
+                                clickable: boolean;
+                                editable: boolean;
+                                /** @description A container that scrolls (a RecyclerView, a ScrollView); false on other elements */
+                                scrollable: boolean;
+                                focused?: boolean;
+                                center: {
+                                    x: number;
+                                    y: number;
+                                };
+                            } | null;
+                        };
+                        /** @description Lines for the run log, in order (interrupts handled while waiting) */
+                        log: string[];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `invalid_credentials`: the email or password is wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runDeviceActionDeviceScrollTo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's device */
+                device_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Every given condition must hold (decisions.md §16) */
+                    selector: {
+                        /** @description The exact text (spaces around ignored) */
+                        text?: string;
+                        /** @description Text containing this */
+                        text_contains?: string;
+                        /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                        text_matches?: string;
+                        /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                        resource_id?: string;
+                        /** @description The exact content description */
+                        desc?: string;
+                        /** @description A content description containing this */
+                        desc_contains?: string;
+                        /** @description The class, like android.widget.Button */
+                        class_name?: string;
+                        clickable?: boolean;
+                        editable?: boolean;
+                        scrollable?: boolean;
+                        /** @description 0-based among the matches, in tree order */
+                        index?: number;
+                        /** @description A library image: its best match on the screen */
+                        image_id?: string;
+                        /** @description With image_id; default 0.9 */
+                        threshold?: number;
+                        /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                        ocr_text?: string;
+                    };
+                    /** @default 10 */
+                    max_swipes?: number;
+                    /**
+                     * @default down
+                     * @enum {string}
+                     */
+                    direction?: "down" | "up" | "left" | "right";
+                    /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
+                    interrupts?: {
+                        /** @description Every given condition must hold (decisions.md §16) */
+                        when: {
+                            /** @description The exact text (spaces around ignored) */
+                            text?: string;
+                            /** @description Text containing this */
+                            text_contains?: string;
+                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                            text_matches?: string;
+                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                            resource_id?: string;
+                            /** @description The exact content description */
+                            desc?: string;
+                            /** @description A content description containing this */
+                            desc_contains?: string;
+                            /** @description The class, like android.widget.Button */
+                            class_name?: string;
+                            clickable?: boolean;
+                            editable?: boolean;
+                            scrollable?: boolean;
+                            /** @description 0-based among the matches, in tree order */
+                            index?: number;
+                            /** @description A library image: its best match on the screen */
+                            image_id?: string;
+                            /** @description With image_id; default 0.9 */
+                            threshold?: number;
+                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                            ocr_text?: string;
+                        };
+                        do: {
+                            /** @enum {string} */
+                            type: "tap";
+                            /** @description Every given condition must hold (decisions.md §16) */
+                            selector?: {
+                                /** @description The exact text (spaces around ignored) */
+                                text?: string;
+                                /** @description Text containing this */
+                                text_contains?: string;
+                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                                text_matches?: string;
+                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                                resource_id?: string;
+                                /** @description The exact content description */
+                                desc?: string;
+                                /** @description A content description containing this */
+                                desc_contains?: string;
+                                /** @description The class, like android.widget.Button */
+                                class_name?: string;
+                                clickable?: boolean;
+                                editable?: boolean;
+                                scrollable?: boolean;
+                                /** @description 0-based among the matches, in tree order */
+                                index?: number;
+                                /** @description A library image: its best match on the screen */
+                                image_id?: string;
+                                /** @description With image_id; default 0.9 */
+                                threshold?: number;
+                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                                ocr_text?: string;
+                            };
+                            /** @description Device pixels */
+                            x?: number;
+                            /** @description Device pixels */
+                            y?: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "key";
+                            key: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: {
+                            /** @description An element of the UI tree, with its centre in device pixels */
+                            element: {
+                                element_id: string;
+                                class: string;
+                                text: string;
+                                resource_id: string;
+                                content_desc: string;
+                                bounds: {
+                                    left: number;
+                                    top: number;
+                                    right: number;
+                                    bottom: number;
+                                };
+                                clickable: boolean;
+                                editable: boolean;
+                                /** @description A container that scrolls (a RecyclerView, a ScrollView); false on other elements */
+                                scrollable: boolean;
+                                focused?: boolean;
+                                center: {
+                                    x: number;
+                                    y: number;
+                                };
+                            };
+                            /** @description How many swipes it took */
+                            swipes: number;
+                        };
+                        /** @description Lines for the run log, in order (interrupts handled while waiting) */
+                        log: string[];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `invalid_credentials`: the email or password is wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runDeviceActionAppList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's device */
+                device_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
+                    interrupts?: {
+                        /** @description Every given condition must hold (decisions.md §16) */
+                        when: {
+                            /** @description The exact text (spaces around ignored) */
+                            text?: string;
+                            /** @description Text containing this */
+                            text_contains?: string;
+                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                            text_matches?: string;
+                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                            resource_id?: string;
+                            /** @description The exact content description */
+                            desc?: string;
+                            /** @description A content description containing this */
+                            desc_contains?: string;
+                            /** @description The class, like android.widget.Button */
+                            class_name?: string;
+                            clickable?: boolean;
+                            editable?: boolean;
+                            scrollable?: boolean;
+                            /** @description 0-based among the matches, in tree order */
+                            index?: number;
+                            /** @description A library image: its best match on the screen */
+                            image_id?: string;
+                            /** @description With image_id; default 0.9 */
+                            threshold?: number;
+                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                            ocr_text?: string;
+                        };
+                        do: {
+                            /** @enum {string} */
+                            type: "tap";
+                            /** @description Every given condition must hold (decisions.md §16) */
+                            selector?: {
+                                /** @description The exact text (spaces around ignored) */
+                                text?: string;
+                                /** @description Text containing this */
+                                text_contains?: string;
+                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                                text_matches?: string;
+                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                                resource_id?: string;
+                                /** @description The exact content description */
+                                desc?: string;
+                                /** @description A content description containing this */
+                                desc_contains?: string;
+                                /** @description The class, like android.widget.Button */
+                                class_name?: string;
+                                clickable?: boolean;
+                                editable?: boolean;
+                                scrollable?: boolean;
+                                /** @description 0-based among the matches, in tree order */
+                                index?: number;
+                                /** @description A library image: its best match on the screen */
+                                image_id?: string;
+                                /** @description With image_id; default 0.9 */
+                                threshold?: number;
+                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                                ocr_text?: string;
+                            };
+                            /** @description Device pixels */
+                            x?: number;
+                            /** @description Device pixels */
+                            y?: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "key";
+                            key: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: {
+                            items: {
+                                package: string;
+                                label: string;
+                                version_name: string;
+                            }[];
+                        };
+                        /** @description Lines for the run log, in order (interrupts handled while waiting) */
+                        log: string[];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `invalid_credentials`: the email or password is wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runDeviceActionAppOpen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's device */
+                device_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An Android package name, like com.example.app */
+                    package: string;
+                    /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
+                    interrupts?: {
+                        /** @description Every given condition must hold (decisions.md §16) */
+                        when: {
+                            /** @description The exact text (spaces around ignored) */
+                            text?: string;
+                            /** @description Text containing this */
+                            text_contains?: string;
+                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                            text_matches?: string;
+                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                            resource_id?: string;
+                            /** @description The exact content description */
+                            desc?: string;
+                            /** @description A content description containing this */
+                            desc_contains?: string;
+                            /** @description The class, like android.widget.Button */
+                            class_name?: string;
+                            clickable?: boolean;
+                            editable?: boolean;
+                            scrollable?: boolean;
+                            /** @description 0-based among the matches, in tree order */
+                            index?: number;
+                            /** @description A library image: its best match on the screen */
+                            image_id?: string;
+                            /** @description With image_id; default 0.9 */
+                            threshold?: number;
+                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                            ocr_text?: string;
+                        };
+                        do: {
+                            /** @enum {string} */
+                            type: "tap";
+                            /** @description Every given condition must hold (decisions.md §16) */
+                            selector?: {
+                                /** @description The exact text (spaces around ignored) */
+                                text?: string;
+                                /** @description Text containing this */
+                                text_contains?: string;
+                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                                text_matches?: string;
+                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                                resource_id?: string;
+                                /** @description The exact content description */
+                                desc?: string;
+                                /** @description A content description containing this */
+                                desc_contains?: string;
+                                /** @description The class, like android.widget.Button */
+                                class_name?: string;
+                                clickable?: boolean;
+                                editable?: boolean;
+                                scrollable?: boolean;
+                                /** @description 0-based among the matches, in tree order */
+                                index?: number;
+                                /** @description A library image: its best match on the screen */
+                                image_id?: string;
+                                /** @description With image_id; default 0.9 */
+                                threshold?: number;
+                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                                ocr_text?: string;
+                            };
+                            /** @description Device pixels */
+                            x?: number;
+                            /** @description Device pixels */
+                            y?: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "key";
+                            key: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: Record<string, never>;
+                        /** @description Lines for the run log, in order (interrupts handled while waiting) */
+                        log: string[];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `invalid_credentials`: the email or password is wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runDeviceActionAppClose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's device */
+                device_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An Android package name, like com.example.app */
+                    package: string;
+                    /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
+                    interrupts?: {
+                        /** @description Every given condition must hold (decisions.md §16) */
+                        when: {
+                            /** @description The exact text (spaces around ignored) */
+                            text?: string;
+                            /** @description Text containing this */
+                            text_contains?: string;
+                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                            text_matches?: string;
+                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                            resource_id?: string;
+                            /** @description The exact content description */
+                            desc?: string;
+                            /** @description A content description containing this */
+                            desc_contains?: string;
+                            /** @description The class, like android.widget.Button */
+                            class_name?: string;
+                            clickable?: boolean;
+                            editable?: boolean;
+                            scrollable?: boolean;
+                            /** @description 0-based among the matches, in tree order */
+                            index?: number;
+                            /** @description A library image: its best match on the screen */
+                            image_id?: string;
+                            /** @description With image_id; default 0.9 */
+                            threshold?: number;
+                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                            ocr_text?: string;
+                        };
+                        do: {
+                            /** @enum {string} */
+                            type: "tap";
+                            /** @description Every given condition must hold (decisions.md §16) */
+                            selector?: {
+                                /** @description The exact text (spaces around ignored) */
+                                text?: string;
+                                /** @description Text containing this */
+                                text_contains?: string;
+                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                                text_matches?: string;
+                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                                resource_id?: string;
+                                /** @description The exact content description */
+                                desc?: string;
+                                /** @description A content description containing this */
+                                desc_contains?: string;
+                                /** @description The class, like android.widget.Button */
+                                class_name?: string;
+                                clickable?: boolean;
+                                editable?: boolean;
+                                scrollable?: boolean;
+                                /** @description 0-based among the matches, in tree order */
+                                index?: number;
+                                /** @description A library image: its best match on the screen */
+                                image_id?: string;
+                                /** @description With image_id; default 0.9 */
+                                threshold?: number;
+                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                                ocr_text?: string;
+                            };
+                            /** @description Device pixels */
+                            x?: number;
+                            /** @description Device pixels */
+                            y?: number;
+                        } | {
+                            /** @enum {string} */
+                            type: "key";
+                            key: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: Record<string, never>;
+                        /** @description Lines for the run log, in order (interrupts handled while waiting) */
+                        log: string[];
                     };
                 };
             };
