@@ -131,7 +131,7 @@ describe('the svc bin', () => {
     const unknown = await bin(['nonsense', '--help'], noKey);
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toContain('Usage: svc <command>');
-  });
+  }, 90_000); // several node processes start one after another; slow on a loaded machine
 
   test('says how to build when dist/ is missing', async () => {
     const dir = tempDir();
