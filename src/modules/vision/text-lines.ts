@@ -15,10 +15,10 @@ export interface TextLine {
   text: string;
   bounds: LineBounds;
   center: { x: number; y: number };
-  /** `ui_tree`: an element's text; `ocr`: read from the pixels. */
-  source: 'ui_tree' | 'ocr';
-  /** OCR only: how sure the recogniser is of the line, 0..1. */
-  confidence?: number;
+  /** `tree`: an element's text; `ocr`: read from the pixels (decisions.md §16). */
+  source: 'tree' | 'ocr';
+  /** How sure the reader is of the line, 0..1: always 1 for the tree, the recogniser's for OCR. */
+  confidence: number;
   /** UI tree only: the element holding the text (tap it by id). */
   element_id?: string;
 }
@@ -90,7 +90,7 @@ export function textLinesFromTree(elements: readonly TextElement[], options: Tre
       const key = `${text}|${b.left},${b.top},${b.right},${b.bottom}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      lines.push({ text, bounds: { ...b }, center: centerOf(b), source: 'ui_tree', element_id: e.element_id });
+      lines.push({ text, bounds: { ...b }, center: centerOf(b), source: 'tree', confidence: 1, element_id: e.element_id });
     }
   }
   return inReadingOrder(lines);

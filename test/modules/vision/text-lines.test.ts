@@ -15,7 +15,7 @@ describe('textLinesFromTree', () => {
       el('panel', '', 0, 0, 1080, 2400, 'android.widget.FrameLayout'),
     ]);
     expect(lines.map((l) => l.text)).toEqual(['Settings', 'Wi-Fi', 'On']);
-    expect(lines[0]).toEqual({ text: 'Settings', bounds: { left: 48, top: 120, right: 600, bottom: 200 }, center: { x: 324, y: 160 }, source: 'ui_tree', element_id: 'title' });
+    expect(lines[0]).toEqual({ text: 'Settings', bounds: { left: 48, top: 120, right: 600, bottom: 200 }, center: { x: 324, y: 160 }, source: 'tree', confidence: 1, element_id: 'title' });
   });
 
   it('splits text at line breaks, collapses whitespace, drops switch states, empty bounds and repeats', () => {

@@ -4,26 +4,16 @@
 // where its log lines go. Every surface builds one of these and nothing else differs.
 import type { DeviceDriver } from '../hosts/types.js';
 import type { Bounds } from '../hosts/types.js';
+import type { TemplateMatch, TextLine } from '../../vision/index.js';
 import type { Selector } from './selector.js';
 
-export interface ImageMatch {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  score: number;
-}
-
-export interface OcrLine {
-  text: string;
-  bounds: Bounds;
-  confidence?: number;
-}
+/** What an image match answers that the catalogue uses (the engine's TemplateMatch has more). */
+export type ImageMatch = Pick<TemplateMatch, 'x' | 'y' | 'w' | 'h' | 'score'>;
 
 /** Template matching and OCR, as the images module's ScreenImages provides them. */
 export interface DeviceVision {
   find(owner: { userId: number }, driver: DeviceDriver, input: { imageId: string; threshold?: number }): Promise<ImageMatch[]>;
-  readText(driver: DeviceDriver, input: { region?: Bounds; ocr?: boolean }): Promise<OcrLine[]>;
+  readText(driver: DeviceDriver, input: { region?: Bounds; ocr?: boolean }): Promise<TextLine[]>;
 }
 
 /** What an interrupt does when its selector shows: tap it (or tap something else), or press a key. */

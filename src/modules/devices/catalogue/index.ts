@@ -24,7 +24,8 @@ export function entryNamed(name: string): CatalogueEntry {
 export const sdkName = (name: string) => name.replace(/^device_/, '');
 
 export type { ActionAnswer, CatalogueEntry } from './entry.js';
-export type { ActionEnv, DeviceVision, Interrupt, InterruptAction } from './env.js';
+export type { ActionEnv, DeviceVision, ImageMatch, Interrupt, InterruptAction } from './env.js';
+export { IMAGE_THRESHOLD_DEFAULT } from './look.js';
 export { AmbiguousSelectorError, ElementNotFoundError, ElementStillVisibleError } from './errors.js';
 export { describeInterrupt } from './interrupts.js';
 export { DEFAULT_MAX_SWIPES, SCROLL_DIRECTIONS, type ScrollDirection } from './scroll.js';

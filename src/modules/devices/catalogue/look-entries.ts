@@ -7,7 +7,6 @@ import type { Bounds } from '../hosts/types.js';
 import { BoundsSchema, Center, defineEntry, Element, strict } from './entry.js';
 import { IMAGE_THRESHOLD_DEFAULT, matchesOn, pickIndex, readScreen } from './look.js';
 import { parseSelector, Selector } from './selector.js';
-import { textLinesFromTree } from '../../vision/index.js';
 
 /** Tool clients and the agent get JPEG at quality 80, longer edge at most 1280 px (decisions.md §9). */
 export const TOOL_SCREENSHOT = { format: 'jpeg', maxEdge: 1280, quality: 80 } as const;
@@ -31,7 +30,6 @@ const Match = Type.Object({
   center: Center,
 });
 
-const centre = (b: Bounds) => ({ x: Math.floor((b.left + b.right) / 2), y: Math.floor((b.top + b.bottom) / 2) });
 
 function checkRegion(region: Bounds | undefined) {
   if (region && (region.right <= region.left || region.bottom <= region.top)) throw new ValidationError([{ path: 'region', message: 'must have right > left and bottom > top' }]);
@@ -73,9 +71,7 @@ export const LOOK_ENTRIES = [
     readOnly: true,
     async run(env, input) {
       checkRegion(input.region);
-      const lines = input.ocr
-        ? (await env.vision.readText(env.driver, { ocr: true, region: input.region })).map((l) => ({ text: l.text, bounds: l.bounds, center: centre(l.bounds), source: 'ocr' as const, confidence: l.confidence ?? 0 }))
-        : textLinesFromTree(await env.driver.uiTree(), { region: input.region }).map((l) => ({ text: l.text, bounds: l.bounds, center: l.center, source: 'tree' as const, confidence: 1, ...(l.element_id ? { element_id: l.element_id } : {}) }));
+      const lines = await env.vision.readText(env.driver, { ocr: input.ocr, region: input.region });
       return { data: { lines }, text: `${lines.length} lines` };
     },
   }),

@@ -3,15 +3,7 @@
 // (ScreenImages, on the vision engines); build-modules.ts hands it in as this port, so a
 // macro and a tool client find the same match on the same screen.
 import { NotFoundError } from '../../../core/errors.js';
-import type { DeviceDriver, DeviceVision } from '../../devices/index.js';
-
-export interface ImageMatch {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  score: number;
-}
+import { type DeviceDriver, type DeviceVision, IMAGE_THRESHOLD_DEFAULT, type ImageMatch } from '../../devices/index.js';
 
 /**
  * Template matching and OCR (the images module's ScreenImages): `find` answers matches at or
@@ -20,8 +12,8 @@ export interface ImageMatch {
  */
 export type ImageFinder = DeviceVision;
 
-/** decisions.md §10 (`find_image(image_id, threshold=0.9)`) and §11 (the block steps' `threshold`). */
-export const IMAGE_THRESHOLD_DEFAULT = 0.9;
+/** decisions.md §10 (`find_image(image_id, threshold=0.9)`) and §11 (the block steps' `threshold`): the catalogue's. */
+export { IMAGE_THRESHOLD_DEFAULT };
 
 /** Taps the centre of the best match; 404 `image_not_found` when the image does not show. */
 export async function tapImage(finder: ImageFinder, userId: number, driver: DeviceDriver, imageId: string, threshold = IMAGE_THRESHOLD_DEFAULT): Promise<ImageMatch> {
