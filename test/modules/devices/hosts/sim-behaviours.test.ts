@@ -18,7 +18,7 @@ const app = {
   screens: [
     screen('start', [el('to_slow', 300, { clickable: true, to: 'slow' }), el('to_list', 600, { clickable: true, to: 'list' }), el('to_form', 900, { clickable: true, to: 'form' })]),
     screen('slow', [el('later', 300, { appear_after_ms: 1000 }), el('toast', 600, { hide_after_ms: 2000 }), el('always', 900, { clickable: true, to: 'back' })], { loading_ms: { min: 500, max: 500 } }),
-    screen('list', [el('head', 84), ...Array.from({ length: 30 }, (_, i) => el(`row_${i}`, 300 + i * 200, { clickable: true, to: 'start' })), el('bar', 2200, { fixed: true })], { scroll: { top: 300, bottom: 2200 } }),
+    screen('list', [el('head', 84), ...Array.from({ length: 30 }, (_, i) => el(`row_${i}`, 300 + i * 200, { clickable: true, to: 'form' })), el('bar', 2200, { fixed: true })], { scroll: { top: 300, bottom: 2200 } }),
     screen('form', [el('name', 300, { class: 'android.widget.EditText', editable: true }), el('email', 600, { class: 'android.widget.EditText', editable: true }), el('submit', 2000, { class: 'android.widget.Button', clickable: true, to: 'start' })]),
     screen('nag', [el('panel', 900, { class: 'android.widget.LinearLayout', bounds: { left: 100, top: 900, right: 980, bottom: 1500 } }), el('nag_text', 950, { bounds: { left: 150, top: 950, right: 930, bottom: 1100 } }), el('not_now', 1300, { class: 'android.widget.Button', clickable: true, to: 'back', bounds: { left: 150, top: 1300, right: 930, bottom: 1450 } })]),
   ],
@@ -93,6 +93,29 @@ describe('scrolling', () => {
     await d.swipe(540, 400, 540, 2100, 100);
     await d.swipe(540, 400, 540, 2100, 100);
     await d.swipe(540, 400, 540, 2100, 100);
+    expect((await find(d, 'row_0')).bounds).toEqual({ left: 0, top: 300, right: 1080, bottom: 500 });
+  });
+  test('BACK and reopening the running app return to the list as it was; entering it anew resets the offset', async () => {
+    const d = await device();
+    await d.openApp(PKG);
+    await tapId(d, 'to_list');
+    await d.swipe(540, 1500, 540, 1400, 500);
+    const scrolled = (await find(d, 'row_0')).bounds;
+    expect(scrolled).toEqual({ left: 0, top: 300, right: 1080, bottom: 400 });
+    // A row opens the form on top; BACK comes back to the list scrolled as it was.
+    await tapId(d, 'row_3');
+    expect(await ids(d)).toContain('submit');
+    await d.pressKey('BACK');
+    expect((await find(d, 'row_0')).bounds).toEqual(scrolled);
+    // HOME, then opening the app that is still running: the same screen, the same offset.
+    await d.pressKey('HOME');
+    await d.openApp(PKG);
+    const reopened = await d.uiTree();
+    if (reopened.some((e) => e.element_id === 'not_now')) await tapId(d, 'not_now'); // the every-second-open dialog
+    expect((await find(d, 'row_0')).bounds).toEqual(scrolled);
+    // Back to the start screen and into the list again: entered anew, from the top.
+    await d.pressKey('BACK');
+    await tapId(d, 'to_list');
     expect((await find(d, 'row_0')).bounds).toEqual({ left: 0, top: 300, right: 1080, bottom: 500 });
   });
 });
