@@ -2,11 +2,11 @@
 // of real Python on the simulated demo app: a session that looks, writes a macro, runs it,
 // sees it fail, fixes it and finishes; a question and its answer; a stop mid-session; the
 // session's lease keeping other callers off its device.
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createKey, withKey } from '../../helpers/users.js';
 import { removeTempDirs } from '../runs/helpers/runner.js';
 import { allMessages, type AuthoringWorld, authoringWorld, closeAuthoringWorld, cloudDevice, credits, getSession, sessionInState, startSession } from './helpers/authoring-world.js';
-import { lastToolResult, type ReceivedRequest } from './helpers/scripted-model.js';
+import { useExpecting } from './helpers/expecting.js';
 
 let w: AuthoringWorld;
 beforeAll(async () => {
@@ -32,20 +32,8 @@ d.log("beans in the cart")
 `;
 
 /** What the model read that the script did not expect; each test ends by asserting it is empty. */
-const surprises: string[] = [];
-/** Checks what the model read last, then answers with the next step (or an endpoint error, and notes the surprise). */
-const expecting = (check: (result: string, request: ReceivedRequest) => void, next: { calls: { name: string; args?: Record<string, unknown> }[]; tokens?: number }) => (request: ReceivedRequest) => {
-  try {
-    check(lastToolResult(request), request);
-    return next;
-  } catch (error) {
-    surprises.push(`${(error as Error).message}\n  the model read: ${lastToolResult(request).slice(0, 2000)}`);
-    return { status: 500, error: 'unexpected input' };
-  }
-};
-afterEach(() => {
-  expect(surprises.splice(0)).toEqual([]);
-});
+/** Checks what the model read last, then answers with the next step. */
+const expecting = useExpecting();
 
 test('a session looks at the demo app, writes a macro, runs it, sees it fail, fixes it and finishes done with the files; the macro holds the code', async () => {
   const deviceId = await cloudDevice(w);

@@ -3,13 +3,13 @@
 // `.py` file): a session on a macro laid out as `src/app.py` runs it, a model that writes only
 // `src/app.py` runs it, and a project with no `.py` file is told what it lacks. Real cloud runs
 // of real Python on the simulated device, against a scripted model.
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createMacro } from '../../helpers/resources.js';
 import { createKey, withKey } from '../../helpers/users.js';
 import { snapshotBody } from '../../helpers/zip.js';
 import { removeTempDirs } from '../runs/helpers/runner.js';
 import { allMessages, type AuthoringWorld, authoringWorld, closeAuthoringWorld, cloudDevice, sessionInState, startSession } from './helpers/authoring-world.js';
-import { lastToolResult, type ReceivedRequest } from './helpers/scripted-model.js';
+import { useExpecting } from './helpers/expecting.js';
 
 let w: AuthoringWorld;
 beforeAll(async () => {
@@ -20,19 +20,8 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-const surprises: string[] = [];
-const expecting = (check: (result: string) => void, next: { calls: { name: string; args?: Record<string, unknown> }[] }) => (request: ReceivedRequest) => {
-  try {
-    check(lastToolResult(request));
-    return next;
-  } catch (error) {
-    surprises.push(`${(error as Error).message}\n  the model read: ${lastToolResult(request).slice(0, 2000)}`);
-    return { status: 500, error: 'unexpected input' };
-  }
-};
-afterEach(() => {
-  expect(surprises.splice(0)).toEqual([]);
-});
+/** Checks what the model read last, then answers with the next step. */
+const expecting = useExpecting();
 
 const APP = 'import svc_device as d\nfrom helpers import greeting\nd.log(greeting() + " from src/app.py")\n';
 const HELPERS = 'def greeting():\n    return "hello"\n';
