@@ -49,13 +49,19 @@ afterAll(async () => {
 
 const runsOn = async (deviceId: number) => (await world.t.db.kysely.selectFrom('cloud_runs').select('id').where('device_id', '=', deviceId).execute()).length;
 
-test('the SDK: the start is sent again with the same key and answers the one run', async () => {
+/** A new account with a device and a block macro; the relay's counters from zero. */
+async function freshStart() {
   const user = await newUser(world);
   const key = await keyFor(world, user, ['macros:run', 'runs:read']);
   const deviceId = await cloudDevice(world, user);
   const macroId = await blockMacro(world, user, 'Waits', PROGRAMS.waits);
   connections = 0;
   keysSeen.length = 0;
+  return { key, deviceId, macroId };
+}
+
+test('the SDK: the start is sent again with the same key and answers the one run', async () => {
+  const { key, deviceId, macroId } = await freshStart();
   const svc = createSvcClient({ apiKey: key, baseUrl: relayUrl });
   const run = await svc.runs.start(deviceId, { macro_id: macroId });
   expect(run.device_id).toBe(deviceId);
@@ -67,12 +73,7 @@ test('the SDK: the start is sent again with the same key and answers the one run
 });
 
 test('svc runs start: the same, through the command', async () => {
-  const user = await newUser(world);
-  const key = await keyFor(world, user, ['macros:run', 'runs:read']);
-  const deviceId = await cloudDevice(world, user);
-  const macroId = await blockMacro(world, user, 'Waits', PROGRAMS.waits);
-  connections = 0;
-  keysSeen.length = 0;
+  const { key, deviceId, macroId } = await freshStart();
   const out = await new Promise<string>((resolve, reject) =>
     execFile(process.execPath, ['dist/main.js', 'runs', 'start', '--device', String(deviceId), '--macro', String(macroId), '--json'], { env: { ...process.env, BASE_URL: '', SVC_API_KEY: key, SVC_BASE_URL: relayUrl } }, (error, stdout, stderr) =>
       error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
