@@ -31,7 +31,7 @@ const SUBJECTS = [
 const KINDS: Array<(subject: string) => string> = [
   (s) => `What ${s} taught us about patience`,
   (s) => `A week with ${s}`,
-  (s) => `Why ${s} matter more than ever`,
+  (s) => `The case for ${s}`,
   (s) => `The quiet comeback of ${s}`,
   (s) => `Ten photos of ${s} at dawn`,
   (s) => `Five questions about ${s}, answered`,
