@@ -1,10 +1,11 @@
 // `npm start` builds only what changed: `node scripts/build-changed.js` checks the server and
 // the console and builds a part only when its inputs hash differently from what its last
 // build was made from (or the build is missing):
-//   server   src/, tsconfig.json, tsconfig.build.json, package-lock.json -> dist/ with
-//            TypeScript's incremental build (`tsc -p tsconfig.build.json`, `incremental` with
-//            its build information in dist/server.tsbuildinfo), so a change rebuilds only what
-//            it affects. Not `tsc -b`: its up-to-date check trusts modification times and
+//   server   src/, tsconfig.json, tsconfig.build.json, package-lock.json, scripts/bundle-server.js
+//            -> dist/ with TypeScript's incremental build (`tsc -p tsconfig.build.json`,
+//            `incremental` with its build information in dist/server.tsbuildinfo), so a change
+//            rebuilds only what it affects; then dist/bundle/ (bundle-server.js), which
+//            `node dist/main.js` loads. Not `tsc -b`: its up-to-date check trusts modification times and
 //            misses a file put back with an older one (`cp -p`, `tar x`); `tsc -p` compares
 //            the contents the build information recorded.
 //   console  web/ (sources, index.html, public/, the Vite config and web/build/),
@@ -50,7 +51,7 @@ const SKIPPED_DIRS = new Set(['node_modules', '.git']);
 /** @type {Record<TargetName, Target>} */
 export const TARGETS = {
   client: { name: 'client', inputs: ['clients/typescript/src', 'clients/typescript/tsconfig.json', 'clients/typescript/package.json', 'package-lock.json'], outDir: 'clients/typescript/dist', outputs: ['index.js', 'index.d.ts'], hashFile: '.source-hash' },
-  server: { name: 'server', inputs: ['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'], outDir: 'dist', outputs: ['main.js', 'server.tsbuildinfo'], hashFile: '.server-source-hash' },
+  server: { name: 'server', inputs: ['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json', 'scripts/bundle-server.js'], outDir: 'dist', outputs: ['main.js', 'bundle/svc.js', 'server.tsbuildinfo'], hashFile: '.server-source-hash' },
   console: { name: 'console', inputs: ['web', 'package-lock.json'], outDir: 'dist/console', outputs: ['index.html'], hashFile: '.source-hash' },
 };
 
@@ -128,6 +129,9 @@ function realBuilds(root) {
       const tsc = require.resolve('typescript/bin/tsc');
       const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
       if (result.status !== 0) throw new Error(`the server build failed (tsc exited ${result.status ?? result.signal})`);
+      // What `node dist/main.js` loads: the compiled files as one bundle (bundle-server.js).
+      const { bundleServer } = await import('./bundle-server.js');
+      await bundleServer(root);
     },
     console: async () => {
       // A production build even when started under a test runner (vitest sets NODE_ENV=test,

@@ -10,6 +10,7 @@ import { answerClientError, answerFrameworkError, installErrorHandling } from '.
 import { installGuards } from './http/guards/install.js';
 import { installMetrics } from './http/metrics.js';
 import { installOpenApi } from './http/openapi.js';
+import { buildSerializerOnFirstUse } from './http/serialization.js';
 import { installValidation } from './http/validation.js';
 import { presentsSession, sessionGuard } from './modules/accounts/index.js';
 import { adminGuard } from './modules/admin/index.js';
@@ -53,6 +54,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     // Our own hook below answers requests that arrive during shutdown, in the envelope.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    schemaController: { compilersFactory: { buildSerializer: buildSerializerOnFirstUse } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidation(app);
@@ -101,7 +103,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await installOpenApi(app, config.baseUrl);
 
   // Every module the same way: its routes, in one plugin. Their workers are started by
-  // `serve` (main.ts), not here, so tests and `svc openapi` run none.
+  // `serve` (svc.ts), not here, so tests and `svc openapi` run none.
   // The console's catch-all GET comes last, so every API route is matched first.
   for (const module of [buildOpsModule({ config, db, clock, registry, redis }), ...allModules(modules), buildConsoleModule()]) {
     await app.register(module.routes);

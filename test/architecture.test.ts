@@ -20,7 +20,7 @@ function layerOf(path: string): string {
 
 const isModule = (layer: string) => layer.startsWith('modules/');
 
-/** What each layer must not import. `root` is main.ts, app.ts and context.ts; config.ts may be read from above lib. */
+/** What each layer must not import. `root` is main.ts (the launcher), svc.ts (the command line), app.ts and context.ts; config.ts may be read from above lib. */
 const FORBIDDEN: Record<string, (target: string, path: string) => boolean> = {
   core: (target) => target !== 'core',
   lib: (target) => isModule(target) || target === 'http' || target === 'root',

@@ -3,11 +3,11 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
 import { makePrivateFile, makePrivateFolder, tightenIfPresent } from '../lib/private-files.js';
 import type { Database } from './schema.js';
 import { ImmediateSqliteDialect } from './sqlite-dialect.js';
 import { LocalWakeup, type Wakeup } from './wakeup.js';
+import { pgDriver } from './pg-driver.js';
 import { PgWakeup } from './wakeup-pg.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -30,10 +30,6 @@ export interface Db {
    */
   externalChangeCounter?: () => number;
 }
-
-// PostgreSQL returns bigint (int8) as a string to avoid precision loss. Our bigints are ids,
-// counts and millisecond timestamps, all far below 2^53, so numbers are safe.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
 export interface OpenOptions {
   databaseUrl?: string;
@@ -59,7 +55,7 @@ export function sqliteFileIn(dataDir: string): string {
 
 export function openDatabase(options: OpenOptions): Db {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
+    const pool = new (pgDriver().Pool)({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),

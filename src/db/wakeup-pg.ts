@@ -5,7 +5,8 @@
 // When that connection drops, it is opened again with a growing delay, and after every
 // (re)connection each listener is called once: notifications sent while it was down are lost.
 import { sql, type Transaction } from 'kysely';
-import pg from 'pg';
+import type { Client } from 'pg';
+import { pgDriver } from './pg-driver.js';
 import type { Database } from './schema.js';
 import { Listeners, type Wakeup } from './wakeup.js';
 
@@ -22,7 +23,7 @@ export interface PgWakeupOptions {
 
 export class PgWakeup implements Wakeup {
   private readonly listeners = new Listeners();
-  private client: pg.Client | undefined;
+  private client: Client | undefined;
   private connecting = false;
   private closed = false;
   private failures = 0;
@@ -66,7 +67,7 @@ export class PgWakeup implements Wakeup {
     this.connecting = true;
     this.retryTimer = undefined;
     // The process id in the name lets an operator see which process holds which listener.
-    const client = new pg.Client({ connectionString: this.options.connectionString, application_name: `svc-wakeup:${process.pid}`, keepAlive: true });
+    const client = new (pgDriver().Client)({ connectionString: this.options.connectionString, application_name: `svc-wakeup:${process.pid}`, keepAlive: true });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, new Error('the connection ended')));
     client.on('notification', (message) => {
@@ -98,7 +99,7 @@ export class PgWakeup implements Wakeup {
   }
 
   /** The listening connection failed: forget it and connect again after a growing delay. */
-  private lost(client: pg.Client | undefined, error: Error): void {
+  private lost(client: Client | undefined, error: Error): void {
     if (client !== undefined) {
       if (client !== this.client) return;
       this.client = undefined;

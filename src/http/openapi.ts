@@ -2,12 +2,14 @@
 // authentication at /openapi.json and /openapi.yaml, with a viewer at /docs whose files
 // come from the @fastify/swagger-ui package (no CDN).
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBody } from '../core/schema.js';
+import { PACKAGE_ROOT } from '../lib/package-root.js';
 
-export const PACKAGE_VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+export const PACKAGE_VERSION: string = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')).version;
 
 const DESCRIPTION = `Automation service for Android macros.
 

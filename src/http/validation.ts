@@ -6,6 +6,7 @@ import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { type FieldError, ValidationError } from '../core/errors.js';
+import { onFirstUse, validatorOnFirstUse } from '../lib/on-first-use.js';
 import { parseJsonBody, textProblem } from './json-body.js';
 
 function makeAjv(options: Options): Ajv {
@@ -38,10 +39,11 @@ function checkQueryAndPath(request: FastifyRequest): void {
 }
 
 export function installValidation(app: FastifyInstance): void {
-  const forBody = makeAjv({ coerceTypes: false });
-  const forText = makeAjv({ coerceTypes: 'array' });
+  const forBody = onFirstUse(() => makeAjv({ coerceTypes: false }));
+  const forText = onFirstUse(() => makeAjv({ coerceTypes: 'array' }));
+  // Compiled on a route's first request, not at start-up (lib/on-first-use.ts).
   app.setValidatorCompiler<FastifySchema>(({ schema, httpPart }) =>
-    httpPart === 'body' ? forBody.compile(schema as object) : forText.compile(schema as object),
+    validatorOnFirstUse(() => (httpPart === 'body' ? forBody() : forText()).compile(schema as object)),
   );
   // Bodies are JSON only; Fastify's built-in text parser would let a text body reach
   // validation and come back as a confusing "must be object".

@@ -36,6 +36,8 @@ export interface RunsThreadOptions extends Omit<RunsThreadData, 'matchPort'> {
   restartDelayMs?: number;
 }
 
+// Beside this file: dist/runs-thread/entry.js compiled, dist/bundle/entry.js in the bundle
+// (scripts/bundle-server.js names that entry so).
 const ENTRY = new URL('./entry.js', import.meta.url);
 
 export class RunsThread implements BackgroundWorker {

@@ -4,14 +4,14 @@
 // paths so /macros/12 opens the console there. Unknown API paths still get the API's 404.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { PACKAGE_ROOT } from '../../lib/package-root.js';
 import { NOT_BUILT_HTML } from './not-built.js';
 import { acceptsHtml, cacheControlFor, consoleFileName, isApiPath } from './paths.js';
 
-/** dist/console beside dist/modules (compiled) and beside src/ (tests run the sources). */
-export const DEFAULT_CONSOLE_ROOT = fileURLToPath(new URL('../../../dist/console/', import.meta.url));
+/** dist/console under the project's root, for the compiled service, its bundle and the tests that run the sources. */
+export const DEFAULT_CONSOLE_ROOT = `${join(PACKAGE_ROOT, 'dist', 'console')}/`;
 
 export interface ConsoleOptions {
   /** The folder holding index.html and assets/; tests point it elsewhere. */

@@ -5,11 +5,12 @@
 // source the REST routes use; they are compiled once and described once, so tools/list
 // costs a filter and tools/call one Ajv check.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Static, TObject, TSchema } from 'typebox';
 import type { Scope, ServiceContext } from '../../core/context.js';
 import { toFieldErrors } from '../../http/error-handler.js';
+import { onFirstUse, type Validator, validatorOnFirstUse } from '../../lib/on-first-use.js';
 import { keyCovers } from '../api-keys/index.js';
 import { appErrorResult, toolError, toolResult, type ToolOutput } from './tool-result.js';
 
@@ -36,7 +37,7 @@ export interface ScopedTool<Input extends TObject> {
 interface Registered {
   scope: Scope;
   descriptor: Tool;
-  check: ValidateFunction;
+  check: Validator<ErrorObject>;
   run(ctx: ServiceContext, input: unknown): Promise<ToolOutput>;
 }
 
@@ -45,8 +46,11 @@ export interface ToolLog {
 }
 
 // Arguments arrive as JSON: no coercion, defaults filled in, every mistake reported at once.
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false });
-addFormats.default(ajv);
+const ajv = onFirstUse(() => {
+  const made = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false });
+  addFormats.default(made);
+  return made;
+});
 
 /**
  * A TypeBox schema as plain JSON Schema for tools/list. `$id`s are dropped: a client
@@ -72,7 +76,7 @@ export class ToolCatalog {
       ...(tool.output ? { outputSchema: describedSchema(tool.output) as Tool['outputSchema'] } : {}),
       annotations: { title: tool.title, ...tool.annotations },
     };
-    this.tools.set(tool.name, { scope: tool.scope, descriptor, check: ajv.compile(tool.input), run: tool.run as Registered['run'] });
+    this.tools.set(tool.name, { scope: tool.scope, descriptor, check: validatorOnFirstUse<ErrorObject>(() => ajv().compile(tool.input)), run: tool.run as Registered['run'] });
   }
 
   /** The tools these scopes allow (empty scopes: full access), in registration order. */

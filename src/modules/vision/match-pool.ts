@@ -77,7 +77,7 @@ export class MatchPool implements TemplateMatcher {
   }
 }
 
-/** The pool thread's code, as JavaScript: beside this file when built, the built copy when this runs from TypeScript source (vitest). */
+/** The pool thread's code, as JavaScript: beside this file when built (compiled or bundled: scripts/bundle-server.js), the built copy when this runs from TypeScript source (vitest). */
 function workerFile(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   if (import.meta.url.endsWith('.js')) return join(here, 'match-worker.js');

@@ -12,13 +12,18 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
-import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import type * as Tesseract from 'tesseract.js';
+import type { Worker } from 'tesseract.js';
 import { messageOf } from '../../lib/error-message.js';
+import { packageOnDemand } from '../../lib/package-on-demand.js';
 import { VisionUnavailableError } from './errors.js';
 import { type Box, leftoverText, marginFor } from './ocr-leftovers.js';
 import { prepareForOcr } from './ocr-prepare.js';
 import { DEFAULT_DECODE_LIMITS, type DecodeLimits, decodeGray, type PixelBounds } from './gray-image.js';
 import { centerOf, inReadingOrder, type TextLine } from './text-lines.js';
+
+// Loaded with the first reading, not at start-up (lib/package-on-demand.ts).
+const tesseract = packageOnDemand<typeof Tesseract>('tesseract.js');
 
 export interface OcrReaderOptions {
   /** One call's limit; past it the worker is ended and the call fails (default 30 s). */
@@ -141,7 +146,7 @@ export class OcrReader {
         const top = Math.max(0, box.y0 - pad);
         const width = Math.min(prepared.width, box.x1 + 1 + pad) - left;
         const height = Math.min(prepared.height, box.y1 + 1 + pad) - top;
-        await worker.setParameters({ tessedit_pageseg_mode: marks === 1 ? PSM.SINGLE_CHAR : PSM.SINGLE_LINE });
+        await worker.setParameters({ tessedit_pageseg_mode: marks === 1 ? tesseract().PSM.SINGLE_CHAR : tesseract().PSM.SINGLE_LINE });
         // Tesseract's answer for one short line depends on its size in ways no one size fixes
         // (an "N" reads at 28 px and 60 px but not at 40): the first size whose every word is
         // sure enough wins.
@@ -170,14 +175,14 @@ export class OcrReader {
         found.push(...best);
       }
     } finally {
-      await worker.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT });
+      await worker.setParameters({ tessedit_pageseg_mode: tesseract().PSM.SPARSE_TEXT });
     }
     return found;
   }
 
   private ensureWorker(): Promise<Worker> {
     this.worker ??= (async () => {
-      const worker = await createWorker('eng', OEM.LSTM_ONLY, {
+      const worker = await tesseract().createWorker('eng', tesseract().OEM.LSTM_ONLY, {
         langPath: this.options.langPath ?? installedEnglishModel(),
         cacheMethod: 'none',
         gzip: true,
@@ -185,7 +190,7 @@ export class OcrReader {
         errorHandler: () => void this.endWorker(),
       });
       // Screens hold scattered labels, not pages: find as much text as possible in no order.
-      await worker.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT, user_defined_dpi: '300', debug_file: '/dev/null' });
+      await worker.setParameters({ tessedit_pageseg_mode: tesseract().PSM.SPARSE_TEXT, user_defined_dpi: '300', debug_file: '/dev/null' });
       return worker;
     })();
     this.worker.catch(() => (this.worker = undefined));

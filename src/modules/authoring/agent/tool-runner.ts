@@ -2,9 +2,10 @@
 // Schema refuses answer the model an error it can read; a tool that fails (a lease gone, a
 // device fault, someone else's id) does the same. Nothing here ends the session except
 // ask_user and finish, which the loop acts on.
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import { AppError } from '../../../core/errors.js';
 import { messageOf } from '../../../lib/error-message.js';
+import { onFirstUse, type Validator, validatorOnFirstUse } from '../../../lib/on-first-use.js';
 import type { AgentCaller, AuthoringPorts } from '../ports.js';
 import { runDeviceTool } from './device-tools.js';
 import { entryOf, listing, type ProjectFile, withFile } from './project-files.js';
@@ -12,8 +13,8 @@ import { runFiles } from './run-files.js';
 import { AGENT_TOOL_NAMES, AGENT_TOOLS, type AgentToolName, DEVICE_TOOL_NAMES, isAgentTool } from './tool-schemas.js';
 import { type ToolOutcome, toolError } from './tool-outcome.js';
 
-const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false });
-const validators = Object.fromEntries(AGENT_TOOL_NAMES.map((name) => [name, ajv.compile(AGENT_TOOLS[name].parameters)])) as Record<AgentToolName, ValidateFunction>;
+const ajv = onFirstUse(() => new Ajv({ allErrors: true, strict: false, coerceTypes: false }));
+const validators = Object.fromEntries(AGENT_TOOL_NAMES.map((name) => [name, validatorOnFirstUse<ErrorObject>(() => ajv().compile(AGENT_TOOLS[name].parameters))])) as Record<AgentToolName, Validator<ErrorObject>>;
 
 export interface ToolScene {
   ctx: AgentCaller;

@@ -6,14 +6,14 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { type FieldError, ValidationError } from '../../../core/errors.js';
 import { AppError } from '../../../core/errors.js';
+import { validatorOnFirstUse } from '../../../lib/on-first-use.js';
 import { parseAndroidKey, parseSelector } from '../../devices/index.js';
 import { blockProgramSchema, PRESS_TARGETS, STEP_TYPES, TAP_TARGETS } from './program-schema.js';
 import { type BlockProgram, childLists, type Step } from './program-types.js';
 
 // verbose: errors carry the schema objects they come from, which is how a tap's target
 // forms are recognised (schema paths are relative to whichever $ref Ajv compiled apart).
-const ajv = new Ajv2020({ allErrors: true, discriminator: true, strict: false, verbose: true });
-const check = ajv.compile(blockProgramSchema());
+const check = validatorOnFirstUse<ErrorObject>(() => new Ajv2020({ allErrors: true, discriminator: true, strict: false, verbose: true }).compile(blockProgramSchema()));
 
 const TARGET_MESSAGE = 'must name exactly one target: x and y, text, element_id, image_id (with an optional threshold), or selector';
 const PRESS_MESSAGE = 'must name exactly one target: x and y, or selector';

@@ -1,6 +1,6 @@
-// Where the Python SDK `svc_device` is shipped: `python/` at the project's root (the same
-// four levels up from src/modules/runs/runner and from dist/modules/runs/runner). Every run
+// Where the Python SDK `svc_device` is shipped: `python/` at the project's root. Every run
 // has it as PYTHONPATH.
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../../lib/package-root.js';
 
-export const SDK_DIR = fileURLToPath(new URL('../../../../python', import.meta.url));
+export const SDK_DIR = join(PACKAGE_ROOT, 'python');

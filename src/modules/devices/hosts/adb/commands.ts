@@ -6,7 +6,7 @@
 // transport could not be opened), so nothing is ever done twice.
 import type { Duplex } from 'node:stream';
 import { DeviceHostFaultError } from '../errors.js';
-import { Adb, type DeviceClient } from './adbkit.js';
+import { adbkit, type DeviceClient } from './adbkit.js';
 import { messageOf } from '../../../../lib/error-message.js';
 
 export interface AdbTarget {
@@ -82,7 +82,7 @@ export async function withTimeout<T>(work: Promise<T>, ms: number, what: string,
 }
 
 async function readStream(stream: Duplex, ms: number, what: string): Promise<Buffer> {
-  return withTimeout(Promise.resolve(Adb.util.readAll(stream)), ms, what, () => stream.destroy());
+  return withTimeout(Promise.resolve(adbkit().Adb.util.readAll(stream)), ms, what, () => stream.destroy());
 }
 
 /**

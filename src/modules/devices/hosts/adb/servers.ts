@@ -3,7 +3,7 @@
 import { type AdbDeviceSelector, type AdbServerAddress, formatAdbServer } from '../../../../config.js';
 import { DeviceHostFaultError } from '../errors.js';
 import type { SlotClaim } from '../placements.js';
-import { type AdbClient, Adb } from './adbkit.js';
+import { type AdbClient, adbkit } from './adbkit.js';
 import { describeAdbError, withTimeout } from './commands.js';
 
 export class AdbServers {
@@ -18,7 +18,7 @@ export class AdbServers {
       // When a server refuses the connection adbkit runs `<bin> -P <port> start-server`. The
       // service must never start (or kill) an ADB server itself: it may be another machine's
       // address, and the operator owns the server. `false` makes that attempt fail at once.
-      this.clients.set(formatAdbServer(server), Adb.createClient({ host: server.host, port: server.port, bin: 'false' }));
+      this.clients.set(formatAdbServer(server), adbkit().Adb.createClient({ host: server.host, port: server.port, bin: 'false' }));
     }
   }
 

@@ -1,6 +1,17 @@
 // Reads an APK's package name, label and version from its binary AndroidManifest.xml with
 // adbkit-apkreader. Anything it cannot read (not a zip, no manifest, no package) is not an APK.
-import ApkReader from '@devicefarmer/adbkit-apkreader';
+import type ApkReaderModule from '@devicefarmer/adbkit-apkreader';
+import { packageOnDemand } from '../../../../lib/package-on-demand.js';
+import { adbkit } from '../adb/adbkit.js';
+
+// Loaded with the first APK read, not at start-up (lib/package-on-demand.ts). adbkit first:
+// loading it switches on bluebird's cancellation, which bluebird allows only before any of its
+// promises exists, and the APK reader makes bluebird promises.
+const loadApkReader = packageOnDemand<typeof ApkReaderModule>('@devicefarmer/adbkit-apkreader');
+const apkReader = () => {
+  adbkit();
+  return loadApkReader();
+};
 import { InvalidApkError } from '../errors.js';
 import type { ApkInfo } from '../types.js';
 
@@ -18,7 +29,7 @@ function literalLabel(value: unknown): string | undefined {
 export async function readApkManifest(file: string): Promise<ApkInfo> {
   let manifest;
   try {
-    manifest = await (await ApkReader.open(file)).readManifest();
+    manifest = await (await apkReader().open(file)).readManifest();
   } catch (error) {
     throw new InvalidApkError(`its AndroidManifest.xml cannot be read (${(error as Error).message})`);
   }

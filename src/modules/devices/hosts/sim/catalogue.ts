@@ -6,6 +6,7 @@ import { dailyFeed } from './apps/daily-feed/index.js';
 import { systemSettings } from './apps/settings/index.js';
 import { parseSimApp, type SimApp } from './app-schema.js';
 import type { SimInstalledApp } from './state.js';
+import { onFirstUse } from '../../../../lib/on-first-use.js';
 
 export const DEMO_APP_PACKAGE = 'com.example.shop';
 
@@ -56,16 +57,24 @@ function builtinApps(): SimApp[] {
   return builtins;
 }
 
-/** `extraApps` are more app descriptions (JSON as in §9); each is checked, and a bad one throws. */
+/**
+ * `extraApps` are more app descriptions (JSON as in §9); each is checked now, and a bad one
+ * throws. The built-in ones are checked when a simulated device first needs them: about 0.1 s
+ * that a start does not wait for (issue 34 point 4).
+ */
 export function createSimCatalogue(extraApps: unknown[] = []): SimCatalogue {
-  const described = new Map<string, SimApp>();
-  for (const app of [...builtinApps(), ...extraApps.map((raw) => parseSimApp(raw))]) described.set(app.package, app);
-  const preinstalled = [...described.values()].map(
-    (app): SimInstalledApp => ({ package: app.package, label: app.label, version_name: app.version_name ?? '1.0', version_code: app.version_code ?? 1, source: 'builtin' }),
+  const extras = extraApps.map((raw) => parseSimApp(raw));
+  const described = onFirstUse(() => new Map([...builtinApps(), ...extras].map((app) => [app.package, app])));
+  const preinstalled = onFirstUse(() =>
+    [...described().values()].map(
+      (app): SimInstalledApp => ({ package: app.package, label: app.label, version_name: app.version_name ?? '1.0', version_code: app.version_code ?? 1, source: 'builtin' }),
+    ),
   );
   return {
-    preinstalled,
-    appFor: (installed) => described.get(installed.package) ?? placeholderApp(installed),
+    get preinstalled() {
+      return preinstalled();
+    },
+    appFor: (installed) => described().get(installed.package) ?? placeholderApp(installed),
   };
 }
 
