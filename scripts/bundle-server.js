@@ -8,22 +8,26 @@
 // from files beside itself (runs-thread.ts: ./entry.js; match-pool.ts: match-worker.js), so
 // all three and their shared chunks are written to one folder.
 //
-// Bundled: our code and the ESM-only packages of many small files (the bulk of the module
-// count). Everything else stays an ordinary import from node_modules: native addons, packages
-// that find their own files at run time (@fastify/swagger-ui's static files, tesseract.js's
-// worker, piscina's thread script, pino's transports), and CommonJS packages, which Node
-// loads cheaply anyway.
+// Bundled: our code and the packages it imports, except those listed below, which stay
+// ordinary imports from node_modules: native addons, and packages that find their own files
+// at run time (@fastify/swagger-ui's static files, tesseract.js's worker, piscina's thread
+// script, pino's transport workers, the GeoIP database). Packages loaded on demand
+// (src/lib/package-on-demand.ts) are `require`d by a name the bundler does not see, so they
+// stay in node_modules too.
 import { rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 
-const BUNDLED_PACKAGES = ['typebox', 'kysely', 'zod', 'zod-to-json-schema', 'openai', '@modelcontextprotocol/sdk', '@fastify/type-provider-typebox'];
+const LEFT_TO_NODE = ['better-sqlite3', 'sharp', 'piscina', 'pino', 'thread-stream', '@fastify/swagger-ui', '@fastify/static', 'tesseract.js', '@techstark/opencv-js', '@ip-location-db', 'pg-native', '#svc-client'];
 
-/** A bare import of a package not listed above: left to Node at run time. */
+const BUILTIN = new Set(builtinModules);
+
+/** Left to Node at run time: built-in modules and the packages above. */
 function external(id) {
-  if (id.startsWith('.') || id.startsWith('/') || id.startsWith('\0')) return false;
-  return !BUNDLED_PACKAGES.some((name) => id === name || id.startsWith(`${name}/`));
+  if (id.startsWith('node:') || BUILTIN.has(id.split('/')[0])) return true;
+  return LEFT_TO_NODE.some((name) => id === name || id.startsWith(`${name}/`));
 }
 
 /** @param {string} root the repository root (dist/ built by tsc) */
