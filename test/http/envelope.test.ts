@@ -96,6 +96,6 @@ describe('requests Node refuses', () => {
     await raw('HELLO\r\n\r\n');
     const res = await raw('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.body)).toEqual({ status: 'ok' });
+    expect(JSON.parse(res.body)).toMatchObject({ status: 'ok' });
   });
 });

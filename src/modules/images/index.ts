@@ -4,5 +4,5 @@
 export { buildImagesModule } from './module.js';
 export { IMAGE_COPY_BATCH, IMAGE_COPY_COLUMNS, imageCopySource } from './copy-source.js';
 export { type ImageCopy, ImageLibrary } from './library.js';
-export { ScreenImages } from './screen-images.js';
+export { ScreenImages, type VisionEngines } from './screen-images.js';
 export { Image, ImageId, ImageName } from './schemas.js';

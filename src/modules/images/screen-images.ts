@@ -5,7 +5,7 @@
 // transport calls these, so a tool and a macro find the same match on the same screen.
 import sharp from 'sharp';
 import type { DeviceDriver } from '../devices/index.js';
-import { checkRegion, decodeGray, DEFAULT_MATCH_THRESHOLD, findTemplate, OcrReader, type PixelBounds, sharedMatchPool, type TemplateMatch, type TemplateMatcher, textLinesFromTree, type TextLine } from '../vision/index.js';
+import { checkRegion, decodeGray, DEFAULT_MATCH_THRESHOLD, type EngineState, findTemplate, OcrReader, type PixelBounds, sharedMatchPool, type TemplateMatch, type TemplateMatcher, textLinesFromTree, type TextLine } from '../vision/index.js';
 import type { ImageLibrary, ImageRecord, LibraryOwner } from './library.js';
 import { TemplateCache } from './template-cache.js';
 
@@ -77,7 +77,17 @@ export class ScreenImages {
     return this.ocr.read(shot.data, { region: input.region });
   }
 
+  /** The state of this process's vision engines, for /healthz: both load at their first use. */
+  engines(): VisionEngines {
+    return { template_matching: this.matcher.state ?? 'idle', ocr: this.ocr.state };
+  }
+
   close(): Promise<void> {
     return this.ocr.close();
   }
+}
+
+export interface VisionEngines {
+  template_matching: EngineState;
+  ocr: EngineState;
 }

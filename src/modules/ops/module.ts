@@ -3,14 +3,18 @@
 import type { Registry } from 'prom-client';
 import type { Redis } from '../../db/redis.js';
 import type { BuiltModule, ModuleDeps } from '../../http/module.js';
+import type { VisionEngines } from '../images/index.js';
 import { runSandboxWarning } from '../runs/index.js';
 import { opsRoutes } from './routes.js';
 
 export interface OpsModuleDeps extends ModuleDeps {
   registry: Registry;
   redis?: Redis;
+  /** The vision engines' state (the images module's ScreenImages). */
+  engines: () => VisionEngines;
 }
 
 export function buildOpsModule(deps: OpsModuleDeps): BuiltModule<Record<string, never>> {
-  return { routes: opsRoutes(deps.db, deps.registry, deps.redis, deps.config.baseUrl, () => runSandboxWarning(deps.config)), services: {} };
+  const routes = opsRoutes({ db: deps.db, registry: deps.registry, redis: deps.redis, baseUrl: deps.config.baseUrl, runSandboxWarning: () => runSandboxWarning(deps.config), engines: deps.engines });
+  return { routes, services: {} };
 }

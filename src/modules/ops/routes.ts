@@ -9,6 +9,7 @@ import { ServiceUnavailableError } from '../../core/errors.js';
 import { publicRoute } from '../../http/route-auth.js';
 import { errors, StringEnum } from '../../core/schema.js';
 import { PACKAGE_VERSION } from '../../http/openapi.js';
+import type { VisionEngines } from '../images/index.js';
 
 const Ready = Type.Object({
   status: Type.Literal('ready'),
@@ -20,8 +21,16 @@ const Ready = Type.Object({
   }),
 });
 
+const EngineState = StringEnum(['idle', 'loading', 'ready', 'unavailable'] as const, {
+  description: '`idle`: not loaded yet; the first request that needs it loads it (a second or two). `loading`, `ready`, or `unavailable`: its last start failed (the next request tries again).',
+});
+
 const Health = Type.Object({
   status: Type.Literal('ok'),
+  engines: Type.Object(
+    { template_matching: EngineState, ocr: EngineState },
+    { description: "This process's vision engines (OpenCV for template matching, Tesseract for OCR). They load on first use, not at start-up, so `idle` is normal after a start." },
+  ),
   warnings: Type.Optional(
     Type.Array(Type.String(), {
       description: 'What the operator should know while the process runs degraded; today: Python runs are not sandboxed (RUN_SANDBOX, docs/runs.md). Absent when there is nothing to say.',
@@ -29,8 +38,18 @@ const Health = Type.Object({
   ),
 });
 
-/** `runSandboxWarning`: why Python runs are not sandboxed on this machine, if they are not. */
-export function opsRoutes(db: Db, registry: Registry, redis: Redis | undefined, baseUrl: string, runSandboxWarning: () => Promise<string | undefined> = async () => undefined): FastifyPluginAsyncTypebox {
+export interface OpsRoutesDeps {
+  db: Db;
+  registry: Registry;
+  redis: Redis | undefined;
+  baseUrl: string;
+  /** Why Python runs are not sandboxed on this machine, if they are not. */
+  runSandboxWarning: () => Promise<string | undefined>;
+  /** The state of the process's vision engines (the images module's). */
+  engines: () => VisionEngines;
+}
+
+export function opsRoutes({ db, registry, redis, baseUrl, runSandboxWarning, engines }: OpsRoutesDeps): FastifyPluginAsyncTypebox {
   // Once every migration is applied it stays so for this process's code, so the check is
   // made until it first succeeds and then only the database is pinged.
   let migrated = false;
@@ -41,7 +60,7 @@ export function opsRoutes(db: Db, registry: Registry, redis: Redis | undefined, 
         config: publicRoute(),
         schema: {
           operationId: 'getHealth',
-          description: 'Answers 200 as long as the process runs and serves HTTP; it checks nothing else, so a load balancer can use it as a liveness probe. `warnings` says when the process runs degraded: Python runs are not sandboxed (RUN_SANDBOX).',
+          description: 'Answers 200 as long as the process runs and serves HTTP; it checks nothing else, so a load balancer can use it as a liveness probe. `engines` says whether the vision engines, which load on first use, are loaded yet; `warnings` says when the process runs degraded: Python runs are not sandboxed (RUN_SANDBOX).',
           tags: ['operations'],
           summary: 'The process is up',
           response: { 200: Health },
@@ -49,7 +68,7 @@ export function opsRoutes(db: Db, registry: Registry, redis: Redis | undefined, 
       },
       async () => {
         const warning = await runSandboxWarning();
-        return warning ? { status: 'ok' as const, warnings: [warning] } : { status: 'ok' as const };
+        return { status: 'ok' as const, engines: engines(), ...(warning ? { warnings: [warning] } : {}) };
       },
     );
 

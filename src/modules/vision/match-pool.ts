@@ -20,10 +20,16 @@ import { fromWire } from './wire-errors.js';
 /** Runs matches somewhere (a pool's thread, or another thread's pool through a port) and answers them. */
 export interface TemplateMatcher {
   match(screen: GrayImage, template: GrayImage, options: MatchOptions, trace?: MatchTrace): Promise<TemplateMatch[]>;
+  /** The engine's state, where this process can see it (a pool; not another thread's pool behind a port). */
+  readonly state?: EngineState;
 }
 
-/** Whether the engine can answer without first loading: `idle` (nothing loaded yet), `loading`, `ready`. */
-export type EngineState = 'idle' | 'loading' | 'ready';
+/**
+ * Whether an engine can answer without first loading: `idle` (nothing loaded yet: the first
+ * request that needs it loads it), `loading`, `ready`, or `unavailable` (its last start failed;
+ * the next request tries again).
+ */
+export type EngineState = 'idle' | 'loading' | 'ready' | 'unavailable';
 
 /** VISION_THREADS's default: the cores, at most 4 (each thread holds its own OpenCV heap, tens of MB). */
 export const defaultVisionThreads = () => Math.min(4, availableParallelism());
@@ -38,13 +44,20 @@ export class MatchPool implements TemplateMatcher {
   private pool: Piscina<MatchTask, MatchAnswer> | undefined;
   private warming: Promise<void> | undefined;
   private loaded = false;
+  private failed = false;
 
   constructor(readonly threads: number) {}
 
   async match(screen: GrayImage, template: GrayImage, options: MatchOptions, trace?: MatchTrace): Promise<TemplateMatch[]> {
     const answer = await this.piscina().run({ screen, template, options });
+    if ('error' in answer) {
+      // A template it cannot use is an answer of a working engine; only OpenCV failing to load is not.
+      const error = fromWire(answer.error);
+      if (error instanceof VisionUnavailableError) this.failed = true;
+      else this.loaded = true;
+      throw error;
+    }
     this.loaded = true;
-    if ('error' in answer) throw fromWire(answer.error);
     if (!('matches' in answer)) throw new VisionUnavailableError('opencv', 'the matching thread gave no answer');
     addTrace(trace, answer.trace);
     return answer.matches;
@@ -54,7 +67,10 @@ export class MatchPool implements TemplateMatcher {
   warm(): Promise<void> {
     this.warming ??= Promise.all(Array.from({ length: this.threads }, () => this.piscina().run({ warm: true }))).then((answers) => {
       const failed = answers.find((answer) => 'error' in answer);
-      if (failed && 'error' in failed) throw fromWire(failed.error);
+      if (failed && 'error' in failed) {
+        this.failed = true;
+        throw fromWire(failed.error);
+      }
       this.loaded = true;
     });
     return this.warming;
@@ -62,6 +78,7 @@ export class MatchPool implements TemplateMatcher {
 
   get state(): EngineState {
     if (this.loaded) return 'ready';
+    if (this.failed) return 'unavailable';
     return this.pool ? 'loading' : 'idle';
   }
 

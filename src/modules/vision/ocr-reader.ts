@@ -17,6 +17,7 @@ import type { Worker } from 'tesseract.js';
 import { messageOf } from '../../lib/error-message.js';
 import { packageOnDemand } from '../../lib/package-on-demand.js';
 import { VisionUnavailableError } from './errors.js';
+import type { EngineState } from './match-pool.js';
 import { type Box, leftoverText, marginFor } from './ocr-leftovers.js';
 import { prepareForOcr } from './ocr-prepare.js';
 import { DEFAULT_DECODE_LIMITS, type DecodeLimits, decodeGray, type PixelBounds } from './gray-image.js';
@@ -80,6 +81,8 @@ interface OcrLine extends OcrWord {
 
 export class OcrReader {
   private worker: Promise<Worker> | undefined;
+  private started = false;
+  private failed = false;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
@@ -193,15 +196,31 @@ export class OcrReader {
       await worker.setParameters({ tessedit_pageseg_mode: tesseract().PSM.SPARSE_TEXT, user_defined_dpi: '300', debug_file: '/dev/null' });
       return worker;
     })();
-    this.worker.catch(() => (this.worker = undefined));
+    this.worker.then(
+      () => {
+        this.started = true;
+        this.failed = false;
+      },
+      () => {
+        this.worker = undefined;
+        this.failed = true;
+      },
+    );
     return this.worker.catch((error: unknown) => {
       throw new VisionUnavailableError('ocr', `the OCR worker did not start: ${messageOf(error)}`);
     });
   }
 
+  /** The engine's state (EngineState): Tesseract starts at the first reading, not with the process. */
+  get state(): EngineState {
+    if (this.worker) return this.started ? 'ready' : 'loading';
+    return this.failed ? 'unavailable' : 'idle';
+  }
+
   private async endWorker(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
+    this.started = false;
     if (!worker) return;
     await worker.then((w) => w.terminate()).catch(() => undefined);
   }

@@ -89,10 +89,14 @@ describe('reading text', () => {
     // The status bar (clock, battery) is drawn but is no element of the tree.
     const statusBar = { left: 0, top: 0, right: 1080, bottom: 84 };
     expect(data<{ lines: Line[] }>(await call(client, 'device_read_text', { lease_id, region: statusBar })).lines).toEqual([]);
+    // Tesseract loads at the first reading by OCR, not with the app; /healthz says which.
+    const ocrEngine = async () => (await w.t.app.inject({ url: '/healthz' })).json().engines.ocr;
+    expect(await ocrEngine()).toBe('idle');
     const read = data<{ lines: Line[] }>(await call(client, 'device_read_text', { lease_id, region: statusBar, ocr: true })).lines;
     expect(read.length).toBeGreaterThanOrEqual(1);
     expect(read.map((l) => l.text).join(' ')).toMatch(/\d{1,2}:\d{2}/);
     expect(read.every((l) => l.source === 'ocr' && l.confidence !== undefined && l.bounds.bottom <= 84)).toBe(true);
+    expect(await ocrEngine()).toBe('ready');
 
     // The whole screen by OCR reads what the tree says too.
     const all = data<{ lines: Line[] }>(await call(client, 'device_read_text', { lease_id, ocr: true })).lines.map((l) => l.text).join('\n');

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * The process is up
-         * @description Answers 200 as long as the process runs and serves HTTP; it checks nothing else, so a load balancer can use it as a liveness probe. `warnings` says when the process runs degraded: Python runs are not sandboxed (RUN_SANDBOX).
+         * @description Answers 200 as long as the process runs and serves HTTP; it checks nothing else, so a load balancer can use it as a liveness probe. `engines` says whether the vision engines, which load on first use, are loaded yet; `warnings` says when the process runs degraded: Python runs are not sandboxed (RUN_SANDBOX).
          */
         get: operations["getHealth"];
         put?: never;
@@ -3332,6 +3332,19 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
+                        /** @description This process's vision engines (OpenCV for template matching, Tesseract for OCR). They load on first use, not at start-up, so `idle` is normal after a start. */
+                        engines: {
+                            /**
+                             * @description `idle`: not loaded yet; the first request that needs it loads it (a second or two). `loading`, `ready`, or `unavailable`: its last start failed (the next request tries again).
+                             * @enum {string}
+                             */
+                            template_matching: "idle" | "loading" | "ready" | "unavailable";
+                            /**
+                             * @description `idle`: not loaded yet; the first request that needs it loads it (a second or two). `loading`, `ready`, or `unavailable`: its last start failed (the next request tries again).
+                             * @enum {string}
+                             */
+                            ocr: "idle" | "loading" | "ready" | "unavailable";
+                        };
                         /** @description What the operator should know while the process runs degraded; today: Python runs are not sandboxed (RUN_SANDBOX, docs/runs.md). Absent when there is nothing to say. */
                         warnings?: string[];
                     };

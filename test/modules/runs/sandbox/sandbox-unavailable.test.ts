@@ -23,11 +23,11 @@ test('required and no sandbox: a run’s start answers 503 runs_unavailable nami
   expect(res.headers['retry-after']).toBeDefined();
   const health = await required.t.app.inject({ url: '/healthz' });
   expect(health.statusCode).toBe(200);
-  expect(health.json()).toEqual({ status: 'ok', warnings: [expect.stringMatching(/RUN_SANDBOX is required: Python runs are refused/)] });
+  expect(health.json()).toMatchObject({ status: 'ok', warnings: [expect.stringMatching(/RUN_SANDBOX is required: Python runs are refused/)] });
 });
 
 test('off: /healthz says runs are not sandboxed; runs still start', async () => {
-  expect((await off.t.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok', warnings: [expect.stringMatching(/^RUN_SANDBOX is off: Python runs are NOT sandboxed/)] });
+  expect((await off.t.app.inject({ url: '/healthz' })).json()).toMatchObject({ status: 'ok', warnings: [expect.stringMatching(/^RUN_SANDBOX is off: Python runs are NOT sandboxed/)] });
   const res = await postRun(off, await cloudDevice(off), { macro_id: await codeMacro(off, { 'main.py': 'print(1)' }) });
   expect(res.statusCode, res.body).toBe(201);
 });
