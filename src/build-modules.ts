@@ -5,7 +5,7 @@ import { authoringPorts } from './authoring-ports.js';
 import type { Deps } from './context.js';
 import type { Db } from './db/database.js';
 import type { BuiltModule } from './http/module.js';
-import { FixedWindowLimiter } from './http/rate-limit.js';
+import { FixedWindowLimiter } from './lib/rate-limit.js';
 import { PASSWORD_HASH_PARAMS } from './lib/crypto.js';
 import { buildAccountsModule } from './modules/accounts/index.js';
 import { buildAdminModule } from './modules/admin/index.js';

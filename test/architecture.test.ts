@@ -54,6 +54,17 @@ function frontDoorViolations(edges: ImportEdge[]): string[] {
   });
 }
 
+/**
+ * A module's services know nothing of HTTP (issue 34 point 3): only the files that put it on
+ * HTTP import http/: its routes, its module.ts (which hands the routes over), its guards and
+ * the MCP module's transport.
+ */
+const HTTP_FACING = /\/(routes|[\w-]+-routes?|module|index|[\w-]*guard|transport)\.ts$|\/routes\//;
+
+function serviceToHttpViolations(edges: ImportEdge[]): string[] {
+  return edges.flatMap((edge) => (isModule(layerOf(edge.from)) && layerOf(edge.to) === 'http' && !HTTP_FACING.test(edge.from) ? [label(edge)] : []));
+}
+
 function moduleCycles(edges: ImportEdge[]): string[][] {
   const between = edges
     .map((edge) => ({ from: layerOf(edge.from), to: layerOf(edge.to) }))
@@ -73,6 +84,12 @@ describe('the import graph of src/', () => {
   it('keeps the layers: core imports no other layer; lib, db and http import no module; nothing imports the composition root', () => {
     const violations = layerViolations(edges).filter((edge) => !KNOWN_EDGES.includes(edge));
     expect(violations).toEqual([]);
+  });
+
+  it('lets no module service import http/ (only routes, module.ts, guards and the MCP transport do)', () => {
+    expect(serviceToHttpViolations(edges)).toEqual([]);
+    // The rule can fail: a planted service file importing http/ is caught.
+    expect(serviceToHttpViolations([{ from: 'src/modules/mcp/tool-catalog.ts', to: 'src/http/error-handler.ts' }])).toHaveLength(1);
   });
 
   it("reaches another module only through its index.ts", () => {

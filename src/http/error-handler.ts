@@ -6,37 +6,9 @@ import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isForeignKeyViolation } from '../db/database.js';
-import { AppError, type FieldError, MAX_REPORTED_ERRORS, MethodNotAllowedError, UnsupportedMediaTypeError, ValidationError } from '../core/errors.js';
+import { AppError, MAX_REPORTED_ERRORS, MethodNotAllowedError, UnsupportedMediaTypeError, ValidationError } from '../core/errors.js';
+import { type AjvLikeError, toFieldErrors } from '../lib/ajv-field-errors.js';
 import { foldAnyOf } from './fold-any-of.js';
-
-interface AjvLikeError {
-  instancePath?: string;
-  schemaPath?: string;
-  keyword?: string;
-  params?: Record<string, unknown>;
-  message?: string;
-}
-
-const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
-
-/** Ajv errors as [{path, message}] with paths like `body.port` or `query.page`. */
-export function toFieldErrors(errors: AjvLikeError[], context: string): FieldError[] {
-  const part = PART_NAMES[context] ?? context;
-  return errors.map((e) => {
-    const segments = (e.instancePath ?? '').split('/').filter(Boolean);
-    let message = e.message ?? 'is invalid';
-    if (e.keyword === 'required') {
-      segments.push(String(e.params?.missingProperty));
-      message = 'is required';
-    } else if (e.keyword === 'additionalProperties') {
-      segments.push(String(e.params?.additionalProperty));
-      message = 'is not an accepted field';
-    } else if (e.keyword === 'enum' && Array.isArray(e.params?.allowedValues)) {
-      message = `must be one of ${(e.params.allowedValues as unknown[]).map(String).join(', ')}`;
-    }
-    return { path: [part, ...segments].join('.'), message };
-  });
-}
 
 /**
  * The 422 for Ajv's errors. Only the reported few are converted: a 1 MiB body can hold

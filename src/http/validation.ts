@@ -7,7 +7,7 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { type FieldError, ValidationError } from '../core/errors.js';
 import { onFirstUse, validatorOnFirstUse } from '../lib/on-first-use.js';
-import { parseJsonBody, textProblem } from './json-body.js';
+import { parseJsonBody, textProblem } from '../lib/json-body.js';
 
 function makeAjv(options: Options): Ajv {
   // allErrors: a caller fixes every mistake in one round; the report is capped (ValidationError).

@@ -2,7 +2,7 @@
 // is refused with 422 before anything is stored, on every route that takes free-form JSON,
 // and without recursion: a body nested half a million deep is refused like one nested 65.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../src/http/json-body.js';
+import { MAX_JSON_DEPTH } from '../../src/lib/json-body.js';
 import type { TestApp } from '../helpers/app.js';
 import { useAppAndUser } from '../helpers/app-user.js';
 import { createKey, type SignedUpUser, withKey } from '../helpers/users.js';

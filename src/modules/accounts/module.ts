@@ -1,6 +1,6 @@
 // Builds the accounts module: sign-up, sign-in, sign-out and the signed-in user.
 import type { BuiltModule, ModuleDeps } from '../../http/module.js';
-import type { FixedWindowLimiter } from '../../http/rate-limit.js';
+import type { FixedWindowLimiter } from '../../lib/rate-limit.js';
 import type { ScryptParams } from '../../lib/crypto.js';
 import { accountRoutes } from './routes.js';
 import { AccountService } from './service.js';

@@ -4,7 +4,7 @@ import { serialize } from 'cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimitedError } from '../../core/errors.js';
-import { type FixedWindowLimiter, rateLimitHeaders } from '../../http/rate-limit.js';
+import { type FixedWindowLimiter, rateLimitHeaders } from '../../lib/rate-limit.js';
 import { contextOf, originOf } from '../../http/request-context.js';
 import { publicRoute, sessionRoute } from '../../http/route-auth.js';
 import { errors } from '../../core/schema.js';

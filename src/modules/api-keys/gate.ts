@@ -12,7 +12,7 @@ import type { KeyResolver, ResolvedKey } from './key-resolver.js';
 import type { LastUsedRecorder } from './last-used.js';
 import { keyCovers, type Scope } from './scopes.js';
 import { InsufficientScopeError, RateLimitedError, SubscriptionRequiredError, UnauthorizedError } from '../../core/errors.js';
-import { type ChainCount, FixedWindowLimiter, rateLimitHeaders, type WindowHit } from '../../http/rate-limit.js';
+import { type ChainCount, FixedWindowLimiter, rateLimitHeaders, type WindowHit } from '../../lib/rate-limit.js';
 
 /** Header names people type when they mean X-API-KEY. */
 const LOOKALIKE_HEADERS = /^(x-)?api[-_]?key$|^x-api_key$|^apikey$/i;

@@ -2,7 +2,7 @@
 // (with its invalidation, which billing uses when a subscription changes).
 import type { Redis } from '../../db/redis.js';
 import type { BuiltModule, ModuleDeps } from '../../http/module.js';
-import type { FixedWindowLimiter } from '../../http/rate-limit.js';
+import type { FixedWindowLimiter } from '../../lib/rate-limit.js';
 import { LocalAuthEpoch, RedisAuthEpoch } from './auth-epoch.js';
 import { ApiKeyGate } from './gate.js';
 import { KeyResolver } from './key-resolver.js';

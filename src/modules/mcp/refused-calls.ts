@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../../core/errors.js';
-import { parseJsonBody } from '../../http/json-body.js';
+import { parseJsonBody } from '../../lib/json-body.js';
 import { appErrorResult, toolError } from './tool-result.js';
 
 type JsonRpcId = string | number;

@@ -9,7 +9,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Static, TObject, TSchema } from 'typebox';
 import type { Scope, ServiceContext } from '../../core/context.js';
-import { toFieldErrors } from '../../http/error-handler.js';
+import { toFieldErrors } from '../../lib/ajv-field-errors.js';
 import { onFirstUse, type Validator, validatorOnFirstUse } from '../../lib/on-first-use.js';
 import { keyCovers } from '../api-keys/index.js';
 import { appErrorResult, toolError, toolResult, type ToolOutput } from './tool-result.js';
