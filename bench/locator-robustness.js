@@ -70,14 +70,18 @@ async function checkEndState(state, lines, driver) {
     const last = [...lines].reverse().find((line) => line.startsWith('[stderr] ') && line.trim() !== '[stderr]') ?? '';
     return `${state}: ${last.replace('[stderr] ', '').slice(0, 160)}`;
   }
+  const app = await driver.currentApp();
+  const tree = await driver.uiTree();
+  const title = tree.find((e) => e.resource_id === `${FEED}:id/title`)?.text;
+  const save = tree.find((e) => e.resource_id === `${FEED}:id/save`);
+  // What the screen in front shows, so a failure says where the macro ended up.
+  const ended = `ended on ${app?.package ?? 'no app'} '${title ?? ''}', save control ${save ? `'${save.text}'` : 'absent'}`;
   const opened = lines.find((line) => line.startsWith('opened '));
   const hit = opened ? JSON.parse(opened.slice('opened '.length)) : null;
-  if (hit?.element_id !== `post_${POST_INDEX}`) return `opened ${hit?.element_id ?? 'nothing'}`;
-  const app = await driver.currentApp();
-  if (app?.package !== FEED) return `ended in ${app?.package ?? 'no app'}`;
-  const tree = await driver.uiTree();
-  const save = tree.find((e) => e.resource_id === `${FEED}:id/save`);
-  if (save?.text !== 'Saved') return `not saved (save control: ${save ? `'${save.text}'` : 'absent'})`;
+  // The coordinate macro also says what its blind "Not now" tap hit.
+  const notNow = lines.find((line) => line.startsWith('not now tap hit '));
+  if (hit?.element_id !== `post_${POST_INDEX}`) return `the post tap hit ${hit?.element_id ?? 'nothing'}; ${ended}${notNow ? `; ${notNow}` : ''}`;
+  if (app?.package !== FEED || save?.text !== 'Saved') return `not saved: ${ended}`;
   await driver.pressKey('BACK');
   await driver.pressKey('BACK');
   const feed = await driver.uiTree();

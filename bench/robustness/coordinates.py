@@ -17,7 +17,7 @@ FEED = "com.example.feed"
 
 device.open_app(FEED)
 device.wait(500)                      # the dialog showed over the spinner at once
-device.tap(515, 1316)                 # "Not now" (on the spinner: nothing)
+not_now = device.tap(515, 1316)       # "Not now" (on the spinner: nothing)
 device.wait(2000)                     # the feed had loaded after about 1.5 s
 for _ in range(15):                   # 15 × 1250 px: the 80th post's row at y 1410–1662
     device.swipe(540, 1900, 540, 650, 400)
@@ -26,4 +26,5 @@ opened = device.tap(540, 1536)        # the 80th post
 device.wait(1000)                     # the post opens without loading
 device.tap(540, 2241)                 # "Save post"
 device.wait(500)
+print("not now tap hit " + json.dumps(not_now and not_now.get("element_id")), flush=True)
 print("opened " + json.dumps(opened), flush=True)
