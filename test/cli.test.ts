@@ -60,7 +60,8 @@ describe('svc serve', () => {
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      for (let i = 0; i < 100 && !stdout.includes('/healthz'); i++) await new Promise((r) => setTimeout(r, 100));
+      // A time-out, not a speed check (that is bench/start.js): generous for a loaded CI machine.
+      for (let i = 0; i < 300 && !stdout.includes('/healthz'); i++) await new Promise((r) => setTimeout(r, 100));
       expect(stdout).toContain(`http://localhost:${port}/api`);
       expect(stdout).toContain('SQLite');
       expect(stdout).toContain(`http://localhost:${port}/docs`);
@@ -87,7 +88,7 @@ describe('svc serve', () => {
     } finally {
       child.kill('SIGKILL');
     }
-  });
+  }, 60_000);
 });
 
 interface Exit {
