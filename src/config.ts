@@ -3,7 +3,9 @@
 // (`withSecretKey`), and everything else receives that `Config`, whose key is never missing.
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { adbDevices, adbServers, type AdbDeviceSelector, type AdbServerAddress, formatAdbServer } from './config-adb.js';
 import { authoringSettings, type AuthoringSettings } from './config-authoring.js';
+import { mcpAllowedOrigins } from './config-mcp.js';
 import { ConfigError } from './lib/config-error.js';
 import { boolean, type Env, integer, url } from './lib/env-settings.js';
 import { type RunSandboxSettings, runSandboxSettings } from './lib/run-sandbox-settings.js';
@@ -17,6 +19,8 @@ export interface LoadedConfig {
   port: number;
   host: string;
   baseUrl: string;
+  /** MCP_ALLOWED_ORIGINS: browser origins /mcp accepts besides BASE_URL's (config-mcp.ts). */
+  mcpAllowedOrigins: string[];
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
@@ -96,29 +100,14 @@ export interface LoadedConfig {
   runSandbox: RunSandboxSettings;
 }
 
-export interface AdbServerAddress {
-  host: string;
-  port: number;
-}
-
-export interface AdbDeviceSelector {
-  serial: string;
-  /** Set when the entry names its server (`host:port/serial`). */
-  server?: AdbServerAddress;
-}
-
-/** `host:port`, with IPv6 hosts in brackets, as ADB_SERVERS and ADB_DEVICES write them. */
-export function formatAdbServer(server: AdbServerAddress): string {
-  return server.host.includes(':') ? `[${server.host}]:${server.port}` : `${server.host}:${server.port}`;
-}
-
 /** The settings every part of the service receives: the secret key is resolved, so no service checks for it. */
 export type Config = Omit<LoadedConfig, 'secretKey'> & {
   /** 32 bytes: SECRET_KEY, or on the embedded default the key kept in DATA_DIR. */
   secretKey: Buffer;
 };
 
-export { ConfigError, parseSecretKey };
+export { ConfigError, formatAdbServer, parseSecretKey };
+export type { AdbDeviceSelector, AdbServerAddress };
 
 /** ipify answers {"ip": "<caller's address>"}, the shape a proxy check reads. */
 export const DEFAULT_PROXY_CHECK_URL = 'https://api.ipify.org/?format=json';
@@ -138,47 +127,6 @@ function retrySchedule(env: Env, name: string, fallback: string): number[] {
   if (delays[0] !== 0) throw new ConfigError(name, 'must start with 0 (the first attempt is made at once)');
   if (delays.some((delay) => delay > 7 * 86_400)) throw new ConfigError(name, 'each delay must be at most 604800 seconds (7 days)');
   return delays;
-}
-
-const HOST_NAME = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/;
-
-/** `host:port` or `[ipv6]:port`; the port defaults to 5037, ADB's. */
-function adbServerAddress(name: string, raw: string): AdbServerAddress {
-  const match = /^\[([0-9A-Fa-f:.]+)\](?::(\d+))?$/.exec(raw) ?? /^([^:[\]]+)(?::(\d+))?$/.exec(raw);
-  if (!match || (!match[0].startsWith('[') && !HOST_NAME.test(match[1]))) throw new ConfigError(name, `"${raw}" is not host:port (for example 127.0.0.1:5037 or [::1]:5037)`);
-  const port = match[2] === undefined ? 5037 : Number(match[2]);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError(name, `"${raw}" has a port outside 1 to 65535`);
-  return { host: match[1].toLowerCase(), port };
-}
-
-function adbServers(env: Env): AdbServerAddress[] {
-  const raw = (env.ADB_SERVERS || '127.0.0.1:5037').trim();
-  const servers = raw.split(',').map((part) => adbServerAddress('ADB_SERVERS', part.trim()));
-  const names = servers.map(formatAdbServer);
-  const repeated = names.find((n, i) => names.indexOf(n) !== i);
-  if (repeated) throw new ConfigError('ADB_SERVERS', `lists ${repeated} twice`);
-  return servers;
-}
-
-/** `serial` or `host:port/serial`; a named server must be one of ADB_SERVERS. */
-function adbDevices(env: Env, servers: AdbServerAddress[]): AdbDeviceSelector[] {
-  const raw = (env.ADB_DEVICES ?? '').trim();
-  if (raw === '') return [];
-  const known = servers.map(formatAdbServer);
-  const selectors = raw.split(',').map((part): AdbDeviceSelector => {
-    const entry = part.trim();
-    const slash = entry.lastIndexOf('/');
-    const serial = slash >= 0 ? entry.slice(slash + 1) : entry;
-    if (!/^[\x21-\x7e]{1,200}$/.test(serial) || serial.includes(',')) throw new ConfigError('ADB_DEVICES', `"${entry}" is not a device serial (or host:port/serial)`);
-    if (slash < 0) return { serial };
-    const server = adbServerAddress('ADB_DEVICES', entry.slice(0, slash));
-    if (!known.includes(formatAdbServer(server))) throw new ConfigError('ADB_DEVICES', `"${entry}" names the server ${formatAdbServer(server)}, which is not in ADB_SERVERS`);
-    return { serial, server };
-  });
-  const names = selectors.map((d) => (d.server ? `${formatAdbServer(d.server)}/${d.serial}` : d.serial));
-  const repeated = names.find((n, i) => names.indexOf(n) !== i);
-  if (repeated) throw new ConfigError('ADB_DEVICES', `lists ${repeated} twice`);
-  return selectors;
 }
 
 /** A colon list of absolute folders, as PATH is written; no empty entries (they would mean the working directory). */
@@ -222,6 +170,7 @@ export function loadConfig(env: Env = process.env, identity: ServiceIdentity = c
     port,
     host,
     baseUrl,
+    mcpAllowedOrigins: mcpAllowedOrigins(env),
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),

@@ -33,6 +33,7 @@ export function statusMeaning(status: number, route: RouteShape): string {
     case 402:
       return "Payment required (`subscription_required`): the key's owner has no active subscription or trial.";
     case 403:
+      if (route.auth.kind === 'toolClient') return "Forbidden (`origin_not_allowed`): the request's `Origin` is neither BASE_URL's nor one of MCP_ALLOWED_ORIGINS (a request without `Origin` is not checked); scopes are checked per tool.";
       return "Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description.";
     case 404:
       return route.auth.kind === 'admin'
@@ -80,7 +81,7 @@ export function derivedStatuses(route: RouteShape): number[] {
       if (auth.scope !== null) statuses.add(403);
       break;
     case 'toolClient':
-      [401, 402, 429].forEach((s) => statuses.add(s));
+      [401, 402, 403, 429].forEach((s) => statuses.add(s));
       break;
     case 'session':
       statuses.add(401);

@@ -14,6 +14,7 @@ import type { MapsService } from '../maps/index.js';
 import type { RunLogService } from '../run-logs/index.js';
 import { toolClientGuard } from './credential-guard.js';
 import { MCP_PATH, oauthRoutes, RESOURCE_METADATA_PATH } from './oauth/routes.js';
+import { originChecked } from './origin-check.js';
 import { TokenExchange } from './oauth/token-exchange.js';
 import { McpTokenStore } from './oauth/token-store.js';
 import type { AuthoringSessionService } from '../authoring/index.js';
@@ -83,7 +84,8 @@ export function buildMcpModule(deps: McpModuleDeps): BuiltModule<McpServices> {
 
   const tokens = new McpTokenStore(db.kysely);
   const exchange = new TokenExchange(deps.resolver, tokens, clock, `${baseUrl}${MCP_PATH}`);
-  const guard = toolClientGuard({ gate: deps.gate, tokens, clock, resourceMetadataUrl: `${baseUrl}${RESOURCE_METADATA_PATH}${MCP_PATH}` });
+  const credentials = toolClientGuard({ gate: deps.gate, tokens, clock, resourceMetadataUrl: `${baseUrl}${RESOURCE_METADATA_PATH}${MCP_PATH}` });
+  const guard = originChecked([new URL(baseUrl).origin, ...config.mcpAllowedOrigins], credentials);
 
   const routes: FastifyPluginAsyncTypebox = async (app) => {
     await app.register(oauthRoutes(exchange, baseUrl));

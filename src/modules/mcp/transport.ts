@@ -12,6 +12,7 @@ import { contextOf } from '../../http/request-context.js';
 import { toolClientRoute } from '../../http/route-auth.js';
 import type { ApiKeyGate } from '../api-keys/index.js';
 import { MCP_PATH } from './oauth/routes.js';
+import { invalidParams, invalidRequest } from './protocol-errors.js';
 import { malformedToolCall, parseToolServerBodies, RefusedToolCall } from './refused-calls.js';
 import { serverFor } from './server.js';
 import type { ToolCatalog } from './tool-catalog.js';
@@ -46,6 +47,9 @@ const JsonRpcError = Type.Object({
   id: Type.Union([Type.String(), Type.Number(), Type.Null()]),
 });
 
+/** A message answered here rather than by the SDK: a tools/call refused as a result, or bad params. */
+const refusedHere = (message: unknown) => malformedToolCall(message) ?? invalidParams(message);
+
 const isToolCall = (message: unknown) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'tools/call';
 
 export function mcpTransportRoutes(deps: { catalog: ToolCatalog; gate: ApiKeyGate; baseUrl: string; version: string }): FastifyPluginAsyncTypebox {
@@ -59,7 +63,7 @@ export function mcpTransportRoutes(deps: { catalog: ToolCatalog; gate: ApiKeyGat
           operationId: 'callMcp',
           summary: 'The tool server (MCP)',
           description:
-            'The tool server for AI clients: the Model Context Protocol over Streamable HTTP, stateless, with JSON responses (docs/mcp.md). Send JSON-RPC messages (`initialize`, `tools/list`, `tools/call`, …) (answers are always JSON, so an `Accept` that admits `application/json`, `*/*` or nothing at all is enough; one that admits neither answers 406). Each POST counts as one request against the rate limits, and each tool call in a batch as one more. Tool failures are results with `isError` and `_meta.code`; protocol errors (wrong headers, malformed JSON-RPC) are JSON-RPC errors with HTTP 400, 406 or 415.',
+            'The tool server for AI clients: the Model Context Protocol over Streamable HTTP, stateless, with JSON responses (docs/mcp.md). Send JSON-RPC messages (`initialize`, `tools/list`, `tools/call`, …) (answers are always JSON, so an `Accept` that admits `application/json`, `*/*` or nothing at all is enough; one that admits neither answers 406). Each POST counts as one request against the rate limits, and each tool call in a batch as one more. Tool failures are results with `isError` and `_meta.code`; protocol errors are JSON-RPC errors: a message that is not JSON-RPC 2.0 is `-32600` (HTTP 400), a request whose params break its method\'s schema (a malformed `initialize`, say) `-32602` with a sentence naming each field (HTTP 200), wrong headers HTTP 406 or 415.',
           tags: ['mcp'],
           body: JsonRpcBody,
           response: {
@@ -80,10 +84,13 @@ export function mcpTransportRoutes(deps: { catalog: ToolCatalog; gate: ApiKeyGat
 
         // Tool calls the SDK would answer with a protocol error are answered here, as results.
         if (request.body instanceof RefusedToolCall) return reply.code(200).send(request.body.response());
-        const refused = malformedToolCall(request.body);
+        // Not JSON-RPC at all: -32600 (the SDK would call it a parse error). Bad params: -32602.
+        const notJsonRpc = invalidRequest(request.body);
+        if (notJsonRpc) return reply.code(400).send(notJsonRpc.response());
+        const refused = Array.isArray(request.body) ? null : refusedHere(request.body);
         if (refused) return reply.code(200).send(refused.response());
-        const body = Array.isArray(request.body) ? request.body.filter((message) => !malformedToolCall(message)) : request.body;
-        const refusedInBatch = Array.isArray(request.body) ? request.body.map(malformedToolCall).filter((r) => r !== null) : [];
+        const body = Array.isArray(request.body) ? request.body.filter((message) => !refusedHere(message)) : request.body;
+        const refusedInBatch = Array.isArray(request.body) ? request.body.map(refusedHere).filter((r) => r !== null) : [];
         if (Array.isArray(body) && body.length === 0) return reply.code(200).send(refusedInBatch.map((r) => r.response()));
 
         const server = serverFor(deps.catalog, contextOf(request), deps.version);

@@ -2441,7 +2441,7 @@ export interface paths {
         put?: never;
         /**
          * The tool server (MCP)
-         * @description The tool server for AI clients: the Model Context Protocol over Streamable HTTP, stateless, with JSON responses (docs/mcp.md). Send JSON-RPC messages (`initialize`, `tools/list`, `tools/call`, …) (answers are always JSON, so an `Accept` that admits `application/json`, `*\/*` or nothing at all is enough; one that admits neither answers 406). Each POST counts as one request against the rate limits, and each tool call in a batch as one more. Tool failures are results with `isError` and `_meta.code`; protocol errors (wrong headers, malformed JSON-RPC) are JSON-RPC errors with HTTP 400, 406 or 415.
+         * @description The tool server for AI clients: the Model Context Protocol over Streamable HTTP, stateless, with JSON responses (docs/mcp.md). Send JSON-RPC messages (`initialize`, `tools/list`, `tools/call`, …) (answers are always JSON, so an `Accept` that admits `application/json`, `*\/*` or nothing at all is enough; one that admits neither answers 406). Each POST counts as one request against the rate limits, and each tool call in a batch as one more. Tool failures are results with `isError` and `_meta.code`; protocol errors are JSON-RPC errors: a message that is not JSON-RPC 2.0 is `-32600` (HTTP 400), a request whose params break its method's schema (a malformed `initialize`, say) `-32602` with a sentence naming each field (HTTP 200), wrong headers HTTP 406 or 415.
          *
          *     **Auth:** API key (`X-API-KEY` or `Authorization: Bearer <key>`) or a tool-server token (`Authorization: Bearer <token>`). Each tool checks its own scope.
          */
@@ -21783,6 +21783,15 @@ export interface operations {
             };
             /** @description Payment required (`subscription_required`): the key's owner has no active subscription or trial. */
             402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`origin_not_allowed`): the request's `Origin` is neither BASE_URL's nor one of MCP_ALLOWED_ORIGINS (a request without `Origin` is not checked); scopes are checked per tool. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
