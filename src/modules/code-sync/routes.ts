@@ -1,9 +1,9 @@
 // Code sync routes (scope `macros:run`): read a code macro's current snapshot, upload a new one.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { contextOf } from '../../http/request-context.js';
-import { keyRoute } from '../../http/route-auth.js';
+import { keyRoute, sessionRoute } from '../../http/route-auth.js';
 import { errors, IdParams } from '../../core/schema.js';
-import { CodeState, SnapshotAnswer, SnapshotBody } from './schemas.js';
+import { CodeState, CodeSummary, SnapshotAnswer, SnapshotBody } from './schemas.js';
 import { type CodeSyncService, SNAPSHOT_LIMITS } from './service.js';
 
 export function codeSyncRoutes(codeSync: CodeSyncService): FastifyPluginAsyncTypebox {
@@ -23,6 +23,22 @@ export function codeSyncRoutes(codeSync: CodeSyncService): FastifyPluginAsyncTyp
         },
       },
       async (request) => codeSync.state(contextOf(request), request.params),
+    );
+    app.get(
+      '/api/macros/:id/code-summary',
+      {
+        config: sessionRoute(),
+        schema: {
+          operationId: 'getCodeSummary',
+          tags,
+          summary: "A code macro's current snapshot, or that it has none (the console's)",
+          description:
+            'Our extension for the console (docs/code-sync.md): what GET /api/macros/{id}/code-state answers, as `state`, with `synced: false` and `state: null` for a macro that never synced instead of a 404, which a browser would log as an error on every visit of a new macro. Session only; 404 `not_found` for a block macro or one that is not yours.',
+          params: IdParams,
+          response: { 200: CodeSummary, ...errors(401, 404, 422) },
+        },
+      },
+      async (request) => codeSync.summary(contextOf(request), request.params),
     );
     app.post(
       '/api/macros/:id/code-snapshot',

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { DateTime, StringEnum } from '../../core/schema.js';
+import { DateTime, Nullable, StringEnum } from '../../core/schema.js';
 import { SNAPSHOT_WARNING_CODES } from '../../core/values.js';
 
 const Hash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'sha256 hex of the manifest (docs/code-sync.md), lowercase' });
@@ -27,6 +27,15 @@ export const CodeState = Type.Object(
     created_at: DateTime({ description: 'When this snapshot was first uploaded' }),
   },
   { $id: 'CodeState' },
+);
+
+export const CodeSummary = Type.Object(
+  {
+    synced: Type.Boolean({ description: 'Whether the macro has a snapshot' }),
+    // The current snapshot as code-state answers it; null when never synced.
+    state: Nullable(CodeState),
+  },
+  { $id: 'CodeSummary' },
 );
 
 const Warning = Type.Object(

@@ -70,6 +70,13 @@ export class CodeSyncService {
     return presentState(current);
   }
 
+  /** The console's view: the same state, or `synced: false` for a macro that never synced (no 404 to log). */
+  async summary(ctx: ServiceContext, input: IdInput) {
+    await this.findCodeMacro(ctx.userId, input.id);
+    const current = await this.store.current(input.id);
+    return { synced: current !== undefined, state: current ? presentState(current) : null };
+  }
+
   async upload(ctx: ServiceContext, { id: macroId, ...input }: IdInput & SnapshotUpload): Promise<SnapshotUploadAnswer> {
     const { userId } = ctx;
     await this.findCodeMacro(userId, macroId);

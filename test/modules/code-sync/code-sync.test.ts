@@ -139,6 +139,32 @@ describe('GET /api/macros/{id}/code-state', () => {
   });
 });
 
+describe('GET /api/macros/{id}/code-summary (the console’s, session only)', () => {
+  const summary = (user: { auth: object }, id: number) => t.app.inject({ url: `/api/macros/${id}/code-summary`, headers: user.auth });
+
+  test('a macro that never synced is synced: false with no 404; after an upload, the state code-state answers', async () => {
+    const own = await newSyncer(t.app);
+    const before = await summary(own.user, own.macroId);
+    expect(before.statusCode).toBe(200);
+    expect(before.json()).toEqual({ synced: false, state: null });
+    await own.upload(snapshotBody(PROJECT));
+    const after = await summary(own.user, own.macroId);
+    expect(after.json()).toEqual({ synced: true, state: (await own.state()).json() });
+  });
+
+  test('another user’s macro, a block macro and a missing one answer 404; an API key answers 401', async () => {
+    const owner = await newSyncer(t.app);
+    const intruder = await newSyncer(t.app);
+    const block = await createMacro(t.app, owner.user, { kind: 'block' });
+    for (const res of [await summary(intruder.user, owner.macroId), await summary(owner.user, block.id), await summary(owner.user, 999_999)]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json().details.code).toBe('not_found');
+    }
+    const byKey = await t.app.inject({ url: `/api/macros/${owner.macroId}/code-summary`, headers: withKey(owner.key) });
+    expect(byKey.statusCode).toBe(401);
+  });
+});
+
 describe('ownership, kind and scope', () => {
   test("another user's macro answers 404 not_found to both routes and is unchanged", async () => {
     const owner = await newSyncer(t.app);

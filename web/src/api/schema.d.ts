@@ -390,6 +390,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/macros/{id}/code-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A code macro's current snapshot, or that it has none (the console's)
+         * @description Our extension for the console (docs/code-sync.md): what GET /api/macros/{id}/code-state answers, as `state`, with `synced: false` and `state: null` for a macro that never synced instead of a 404, which a browser would log as an error on every visit of a new macro. Session only; 404 `not_found` for a block macro or one that is not yours.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        get: operations["getCodeSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/macros/{id}/code-snapshot": {
         parameters: {
             query?: never;
@@ -2901,6 +2923,18 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        CodeState: {
+            worktree_hash: string;
+            entry_path: string;
+            /** @description The files' total size, uncompressed */
+            size_bytes: number;
+            file_count: number;
+            /**
+             * Format: date-time
+             * @description When this snapshot was first uploaded
+             */
+            created_at: string;
+        };
         CodeSnapshotWarning: {
             /** @enum {string} */
             code: "entry_defaulted" | "large_file" | "unknown_image";
@@ -5262,6 +5296,105 @@ export interface operations {
             };
             /** @description Too many requests (`rate_limit_exceeded`): over the per-key or per-account limit (`X-RateLimit-Scope`); wait for `Retry-After` seconds. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCodeSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether the macro has a snapshot */
+                        synced: boolean;
+                        state: components["schemas"]["CodeState"] | null;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

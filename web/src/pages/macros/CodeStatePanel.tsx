@@ -2,14 +2,13 @@
 // from the browser, and how to push code from the user's machine with `svc code push`.
 import { Card, Code, DataList, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { ApiError } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { exactTime } from '../../components/Time';
 import { formatBytes } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
 import { UploadCodeCard } from './UploadCodeCard';
-import { codeState } from './macros-api';
+import { codeSummary } from './macros-api';
 
 export function CodeStatePanel({ macroId }: { macroId: number }) {
   const [version, setVersion] = useState(0);
@@ -23,18 +22,18 @@ export function CodeStatePanel({ macroId }: { macroId: number }) {
 }
 
 function CodeState({ macroId, version }: { macroId: number; version: number }) {
-  const state = useAsync(() => codeState(macroId), [macroId, version]);
-  if (state.loading && !state.data) return <Loading label="Reading the code snapshot…" />;
-  if (state.error instanceof ApiError && state.error.code === 'code_not_synced') {
+  const summary = useAsync(() => codeSummary(macroId), [macroId, version]);
+  if (summary.loading && !summary.data) return <Loading label="Reading the code snapshot…" />;
+  if (summary.error) return <ErrorAlert error={summary.error} title="Could not read the code state" />;
+  if (summary.data && !summary.data.synced) {
     return (
       <Card>
         <Title order={2} fz="md" mb={4}>No code yet</Title>
-        <Text size="sm" c="dimmed">{state.error.message} Upload a zip of the project, or push it from your machine, as shown below.</Text>
+        <Text size="sm" c="dimmed">This macro has never been synced. Upload a zip of the project, or push it from your machine, as shown below.</Text>
       </Card>
     );
   }
-  if (state.error) return <ErrorAlert error={state.error} title="Could not read the code state" />;
-  const s = state.data;
+  const s = summary.data?.state;
   if (!s) return null;
   return (
     <Card>

@@ -15,7 +15,8 @@ export const createMacro = (body: BodyOf<'/api/macros', 'post'>) => unwrap(api.P
 export const updateMacro = (id: number, body: BodyOf<'/api/macros/{id}', 'put'>) => unwrap(api.PUT('/api/macros/{id}', { params: { path: { id } }, body }));
 export const deleteMacro = (id: number) => unwrap(api.DELETE('/api/macros/{id}', { params: { path: { id } } }));
 
-export const codeState = (id: number) => unwrap(api.GET('/api/macros/{id}/code-state', { params: { path: { id } } }));
+/** The console reads the summary: a macro without code is `synced: false`, not a 404 the browser would log. */
+export const codeSummary = (id: number) => unwrap(api.GET('/api/macros/{id}/code-summary', { params: { path: { id } } }));
 export const uploadCode = (id: number, body: BodyOf<'/api/macros/{id}/code-snapshot', 'post'>) =>
   unwrap(api.POST('/api/macros/{id}/code-snapshot', { params: { path: { id } }, body }));
 
