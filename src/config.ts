@@ -7,10 +7,12 @@ import { authoringSettings, type AuthoringSettings } from './config-authoring.js
 import { ConfigError } from './lib/config-error.js';
 import { boolean, type Env, integer, url } from './lib/env-settings.js';
 import { type RunSandboxSettings, runSandboxSettings } from './lib/run-sandbox-settings.js';
+import { type AdbDeviceSelector, adbDevices, type AdbServerAddress, adbServers } from './config-adb.js';
 import { currentIdentity, type RunAs, runAsFor, type ServiceIdentity } from './lib/run-user.js';
 import { keyFileIn, parseSecretKey } from './lib/secret-key.js';
 import { KEY_PATTERN } from './modules/api-keys/index.js';
 import { FIELD_GUIDE_PACKAGE, loadSimAppsDir, type SimApp } from './modules/devices/index.js';
+import { type RunTraceSettings, runTraceSettings } from './modules/runs/index.js';
 
 /** The settings as read from the environment, before start-up has resolved the secret key. */
 export interface LoadedConfig {
@@ -94,22 +96,8 @@ export interface LoadedConfig {
   authoring: AuthoringSettings;
   /** RUN_SANDBOX, RUN_MAX_PROCESSES, RUN_MAX_DISK_MB, RUN_MAX_LOG_MB, RUN_ALLOW_PRIVATE_NETWORKS. */
   runSandbox: RunSandboxSettings;
-}
-
-export interface AdbServerAddress {
-  host: string;
-  port: number;
-}
-
-export interface AdbDeviceSelector {
-  serial: string;
-  /** Set when the entry names its server (`host:port/serial`). */
-  server?: AdbServerAddress;
-}
-
-/** `host:port`, with IPv6 hosts in brackets, as ADB_SERVERS and ADB_DEVICES write them. */
-export function formatAdbServer(server: AdbServerAddress): string {
-  return server.host.includes(':') ? `[${server.host}]:${server.port}` : `${server.host}:${server.port}`;
+  /** RUN_TRACE, RUN_TRACE_MAX_FRAMES, RUN_TRACE_DAYS (modules/runs/trace/settings.ts). */
+  runTrace: RunTraceSettings;
 }
 
 /** The settings every part of the service receives: the secret key is resolved, so no service checks for it. */
@@ -119,6 +107,7 @@ export type Config = Omit<LoadedConfig, 'secretKey'> & {
 };
 
 export { ConfigError, parseSecretKey };
+export { type AdbDeviceSelector, type AdbServerAddress, formatAdbServer } from './config-adb.js';
 
 /** ipify answers {"ip": "<caller's address>"}, the shape a proxy check reads. */
 export const DEFAULT_PROXY_CHECK_URL = 'https://api.ipify.org/?format=json';
@@ -138,47 +127,6 @@ function retrySchedule(env: Env, name: string, fallback: string): number[] {
   if (delays[0] !== 0) throw new ConfigError(name, 'must start with 0 (the first attempt is made at once)');
   if (delays.some((delay) => delay > 7 * 86_400)) throw new ConfigError(name, 'each delay must be at most 604800 seconds (7 days)');
   return delays;
-}
-
-const HOST_NAME = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/;
-
-/** `host:port` or `[ipv6]:port`; the port defaults to 5037, ADB's. */
-function adbServerAddress(name: string, raw: string): AdbServerAddress {
-  const match = /^\[([0-9A-Fa-f:.]+)\](?::(\d+))?$/.exec(raw) ?? /^([^:[\]]+)(?::(\d+))?$/.exec(raw);
-  if (!match || (!match[0].startsWith('[') && !HOST_NAME.test(match[1]))) throw new ConfigError(name, `"${raw}" is not host:port (for example 127.0.0.1:5037 or [::1]:5037)`);
-  const port = match[2] === undefined ? 5037 : Number(match[2]);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError(name, `"${raw}" has a port outside 1 to 65535`);
-  return { host: match[1].toLowerCase(), port };
-}
-
-function adbServers(env: Env): AdbServerAddress[] {
-  const raw = (env.ADB_SERVERS || '127.0.0.1:5037').trim();
-  const servers = raw.split(',').map((part) => adbServerAddress('ADB_SERVERS', part.trim()));
-  const names = servers.map(formatAdbServer);
-  const repeated = names.find((n, i) => names.indexOf(n) !== i);
-  if (repeated) throw new ConfigError('ADB_SERVERS', `lists ${repeated} twice`);
-  return servers;
-}
-
-/** `serial` or `host:port/serial`; a named server must be one of ADB_SERVERS. */
-function adbDevices(env: Env, servers: AdbServerAddress[]): AdbDeviceSelector[] {
-  const raw = (env.ADB_DEVICES ?? '').trim();
-  if (raw === '') return [];
-  const known = servers.map(formatAdbServer);
-  const selectors = raw.split(',').map((part): AdbDeviceSelector => {
-    const entry = part.trim();
-    const slash = entry.lastIndexOf('/');
-    const serial = slash >= 0 ? entry.slice(slash + 1) : entry;
-    if (!/^[\x21-\x7e]{1,200}$/.test(serial) || serial.includes(',')) throw new ConfigError('ADB_DEVICES', `"${entry}" is not a device serial (or host:port/serial)`);
-    if (slash < 0) return { serial };
-    const server = adbServerAddress('ADB_DEVICES', entry.slice(0, slash));
-    if (!known.includes(formatAdbServer(server))) throw new ConfigError('ADB_DEVICES', `"${entry}" names the server ${formatAdbServer(server)}, which is not in ADB_SERVERS`);
-    return { serial, server };
-  });
-  const names = selectors.map((d) => (d.server ? `${formatAdbServer(d.server)}/${d.serial}` : d.serial));
-  const repeated = names.find((n, i) => names.indexOf(n) !== i);
-  if (repeated) throw new ConfigError('ADB_DEVICES', `lists ${repeated} twice`);
-  return selectors;
 }
 
 /** A colon list of absolute folders, as PATH is written; no empty entries (they would mean the working directory). */
@@ -266,6 +214,7 @@ export function loadConfig(env: Env = process.env, identity: ServiceIdentity = c
     runAs: runAsFor(env.RUN_AS_USER, env.RUN_UIDS, identity),
     authoring: authoringSettings(env),
     runSandbox: runSandboxSettings(env),
+    runTrace: runTraceSettings(env),
   };
 }
 
