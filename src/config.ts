@@ -7,12 +7,12 @@ import { authoringSettings, type AuthoringSettings } from './config-authoring.js
 import { ConfigError } from './lib/config-error.js';
 import { boolean, type Env, integer, url } from './lib/env-settings.js';
 import { type RunSandboxSettings, runSandboxSettings } from './lib/run-sandbox-settings.js';
+import { type RunTraceSettings, runTraceSettings } from './lib/run-trace-settings.js';
 import { type AdbDeviceSelector, adbDevices, type AdbServerAddress, adbServers } from './config-adb.js';
 import { currentIdentity, type RunAs, runAsFor, type ServiceIdentity } from './lib/run-user.js';
 import { keyFileIn, parseSecretKey } from './lib/secret-key.js';
 import { KEY_PATTERN } from './modules/api-keys/index.js';
 import { FIELD_GUIDE_PACKAGE, loadSimAppsDir, type SimApp } from './modules/devices/index.js';
-import { type RunTraceSettings, runTraceSettings } from './modules/runs/index.js';
 
 /** The settings as read from the environment, before start-up has resolved the secret key. */
 export interface LoadedConfig {
@@ -96,7 +96,7 @@ export interface LoadedConfig {
   authoring: AuthoringSettings;
   /** RUN_SANDBOX, RUN_MAX_PROCESSES, RUN_MAX_DISK_MB, RUN_MAX_LOG_MB, RUN_ALLOW_PRIVATE_NETWORKS. */
   runSandbox: RunSandboxSettings;
-  /** RUN_TRACE, RUN_TRACE_MAX_FRAMES, RUN_TRACE_DAYS (modules/runs/trace/settings.ts). */
+  /** RUN_TRACE, RUN_TRACE_MAX_FRAMES, RUN_TRACE_DAYS (lib/run-trace-settings.ts). */
   runTrace: RunTraceSettings;
 }
 

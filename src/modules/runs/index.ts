@@ -11,9 +11,6 @@ export { cloudRunJob } from './job/run-job.js';
 export type { RunWorker } from './job/run-worker.js';
 export { runValidation, type RunValidation } from './validate/validate-run.js';
 
-// Run traces: their settings, read by config.ts (RUN_TRACE, RUN_TRACE_MAX_FRAMES, RUN_TRACE_DAYS)
-export { type RunTraceMode, type RunTraceSettings, runTraceSettings } from './trace/settings.js';
-
 // The sandbox, announced at start-up and on the operator's status page
 export { announceRunSandbox, runSandboxWarning } from './runner/sandbox/announce.js';
 

@@ -25,6 +25,8 @@ import { deviceRpcRoutes } from './rpc/rpc-routes.js';
 import type { PythonRunSettings } from './runner/python-run.js';
 import { runSandboxStatus } from './runner/sandbox/announce.js';
 import { SDK_DIR } from './runner/sdk-dir.js';
+import { RunTracing } from './trace/run-tracing.js';
+import { traceSweeper } from './trace/sweeper.js';
 
 export interface RunsModuleDeps {
   config: Config;
@@ -64,6 +66,8 @@ export interface RunsServices {
   rpc: DeviceRpc;
   executor: RunExecutor;
   host: DeviceHost;
+  /** Run traces (§17): begun and finished by the executor, recorded by the RPC and block steps. */
+  tracing: RunTracing;
 }
 
 export function runnerSettingsOf(config: Config): PythonRunSettings {
@@ -95,7 +99,8 @@ export function buildRunsModule(deps: RunsModuleDeps): {
   const log = deps.log ?? silent;
   const ownHost = deps.host === undefined;
   const host = deps.host ?? createDeviceHost(config, { db, clock });
-  const rpc = new DeviceRpc({ db, clock, host, images: deps.images, emit: deps.emit });
+  const tracing = new RunTracing({ db, clock, settings: config.runTrace, log });
+  const rpc = new DeviceRpc({ db, clock, host, images: deps.images, emit: deps.emit, tracerFor: (caller) => tracing.recorderFor(caller.runId) });
   const executor = runExecutor({
     db,
     clock,
@@ -103,6 +108,7 @@ export function buildRunsModule(deps: RunsModuleDeps): {
     settings: runnerSettingsOf(config),
     baseUrl: deps.baseUrl ?? config.baseUrl,
     images: deps.images,
+    tracing,
     onLogsLost: (error, lines) => log.error({ err: error, lines }, 'a batch of run log lines could not be stored and was given up'),
   });
   const runs = cloudRunService({ config, db, clock, capacity: withRequiredSandbox(config, deps.capacity) });
@@ -124,10 +130,11 @@ export function buildRunsModule(deps: RunsModuleDeps): {
       await app.register(deviceRpcRoutes(rpc));
       await app.register(blockSchemaRoutes(config.baseUrl));
     },
-    services: { runs, rpc, executor, host },
-    workers: [runWorker],
+    services: { runs, rpc, executor, host, tracing },
+    workers: [runWorker, traceSweeper({ db, clock, days: config.runTrace.days, log })],
     runWorker,
     close: async () => {
+      await tracing.close();
       if (ownHost) await host.close();
     },
   };

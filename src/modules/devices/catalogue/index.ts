@@ -37,4 +37,4 @@ export { InterruptSchema, Interrupts, MAX_INTERRUPT_RULES } from './interrupt-sc
 export { type ActionTracer, TraceRecorder, tracedStep, type RecorderOptions } from './trace/recorder.js';
 export type { StepCall, TraceBatch, TraceElement, TraceFrame, TraceStep, TraceWriter } from './trace/step.js';
 export { maskArgs, redactText, SECRET_TEXT } from './trace/mask.js';
-export { TRACE_FRAME } from './trace/frames.js';
+export { frameOf as frameOfScreen, TRACE_FRAME } from './trace/frames.js';
