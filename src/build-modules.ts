@@ -181,6 +181,7 @@ export function buildModules(deps: ModulesDeps) {
     screen: images.services.screen,
     leases: devices.services.leases,
     runs: runs.services.runs,
+    traces: runs.services.traces,
     runChecks: runValidation({ db: deps.db.kysely, images: images.services.library, codeSync: codeSync.services.codeSync }),
     schedules: scheduler.services.schedules,
     authoring: authoring.services.sessions,

@@ -27,6 +27,8 @@ import { runSandboxStatus } from './runner/sandbox/announce.js';
 import { SDK_DIR } from './runner/sdk-dir.js';
 import { RunTracing } from './trace/run-tracing.js';
 import { traceSweeper } from './trace/sweeper.js';
+import { traceRoutes } from './trace/routes.js';
+import { TraceService } from './trace/service.js';
 
 export interface RunsModuleDeps {
   config: Config;
@@ -68,6 +70,8 @@ export interface RunsServices {
   host: DeviceHost;
   /** Run traces (§17): begun and finished by the executor, recorded by the RPC and block steps. */
   tracing: RunTracing;
+  /** Reading traces: the trace routes, the run_trace tool, the authoring agent's run_files. */
+  traces: TraceService;
 }
 
 export function runnerSettingsOf(config: Config): PythonRunSettings {
@@ -100,6 +104,7 @@ export function buildRunsModule(deps: RunsModuleDeps): {
   const ownHost = deps.host === undefined;
   const host = deps.host ?? createDeviceHost(config, { db, clock });
   const tracing = new RunTracing({ db, clock, settings: config.runTrace, log });
+  const traces = new TraceService(db.kysely);
   const rpc = new DeviceRpc({ db, clock, host, images: deps.images, emit: deps.emit, tracerFor: (caller) => tracing.recorderFor(caller.runId) });
   const executor = runExecutor({
     db,
@@ -128,9 +133,10 @@ export function buildRunsModule(deps: RunsModuleDeps): {
     routes: async (app) => {
       await app.register(cloudRunRoutes(runs));
       await app.register(deviceRpcRoutes(rpc));
+      await app.register(traceRoutes(traces));
       await app.register(blockSchemaRoutes(config.baseUrl));
     },
-    services: { runs, rpc, executor, host, tracing },
+    services: { runs, rpc, executor, host, tracing, traces },
     workers: [runWorker, traceSweeper({ db, clock, days: config.runTrace.days, log })],
     runWorker,
     close: async () => {

@@ -8,11 +8,14 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/database.js';
 import type { Clock } from '../../../lib/clock.js';
 import { messageOf } from '../../../lib/error-message.js';
-import { type ActionTracer, type DeviceDriver, frameOfScreen, redactText, TRACE_FRAME, TraceRecorder, withCenter } from '../../devices/index.js';
+import { type ActionTracer, type DeviceDriver, frameOfScreen, redactText, SECRET_TEXT, TRACE_FRAME, TraceRecorder, withCenter } from '../../devices/index.js';
 import { findRunByExecutionId } from '../../executions/index.js';
 import type { RunOutcome } from '../outcome.js';
 import type { RunTraceSettings } from './settings.js';
 import { createTrace, deleteTrace, finishTrace, traceOfRun, traceWriter } from './store.js';
+
+/** A field whose text the final UI tree never shows, as the authoring agent never reads it. */
+const isPasswordField = (e: { resource_id: string; content_desc: string; element_id: string; editable: boolean }) => e.editable && /pass(word|code)|pin_?code/i.test(`${e.resource_id} ${e.content_desc} ${e.element_id}`);
 
 /** An RPC-side recorder unused this long is flushed and let go (its run has ended, or moved to another process). */
 const IDLE_MS = 60_000;
@@ -73,14 +76,14 @@ export class RunTracing {
   async finish(runId: number, trace: RunTrace, outcome: RunOutcome | null, driver: DeviceDriver | null): Promise<void> {
     try {
       await trace.recorder.flush();
-      const rpcSide = this.live.get(runId);
+      const rpcSide = await this.live.get(runId);
       this.live.delete(runId);
-      await (await rpcSide)?.flush();
+      await rpcSide?.flush();
       if (this.deps.settings.mode === 'failures' && outcome?.state === 'finished') {
         await deleteTrace(this.deps.db.kysely, trace.executionPk);
         return;
       }
-      const last = outcome?.state === 'failed' && driver ? await this.lastLook(driver) : {};
+      const last = outcome?.state === 'failed' && driver ? await this.lastLook(driver, [trace.recorder, rpcSide]) : {};
       await finishTrace(this.deps.db.kysely, trace.executionPk, { endedAt: this.deps.clock.now(), ...last });
     } catch (error) {
       this.deps.log?.warn({ run_id: runId, reason: messageOf(error) }, 'run trace: could not be finished');
@@ -88,11 +91,12 @@ export class RunTracing {
   }
 
   /** The screen and the UI tree when a failed run ended; whatever the device can still give. */
-  private async lastLook(driver: DeviceDriver) {
+  private async lastLook(driver: DeviceDriver, recorders: (TraceRecorder | undefined)[]) {
     const [shot, tree] = await Promise.allSettled([driver.screenshot(TRACE_FRAME), driver.uiTree()]);
+    const hide = (text: string) => recorders.reduce((out, r) => (r ? r.secrets.hide(out) : out), redactText(text));
     return {
       finalFrame: shot.status === 'fulfilled' ? await frameOfScreen(shot.value.data) : undefined,
-      finalUiTree: tree.status === 'fulfilled' ? tree.value.map((e) => ({ ...withCenter(e), text: redactText(e.text) })) : undefined,
+      finalUiTree: tree.status === 'fulfilled' ? tree.value.map((e) => ({ ...withCenter(e), text: isPasswordField(e) ? SECRET_TEXT : hide(e.text) })) : undefined,
     };
   }
 

@@ -30,3 +30,29 @@ export function maskArgs(args: Record<string, unknown>): Record<string, unknown>
   if (args.secret === true && typeof args.text === 'string') out.text = SECRET_TEXT;
   return out;
 }
+
+/**
+ * Secret text a run typed, kept in memory only, so that where the screen later shows it (the
+ * field's text in an element, an error listing what the screen showed, the last UI tree) the
+ * trace shows "•••" instead. Very short secrets are not searched for: they would mask
+ * ordinary words.
+ */
+export class TypedSecrets {
+  private readonly known = new Set<string>();
+
+  remember(args: Record<string, unknown>): void {
+    if (args.secret === true && typeof args.text === 'string' && args.text.length >= 4) this.known.add(args.text);
+  }
+
+  hide(text: string): string {
+    let out = text;
+    for (const secret of this.known) out = out.split(secret).join(SECRET_TEXT);
+    return out;
+  }
+
+  /** Every string in a JSON value, hidden. */
+  hideIn<T>(value: T): T {
+    if (this.known.size === 0) return value;
+    return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? this.hide(v) : v))) as T;
+  }
+}

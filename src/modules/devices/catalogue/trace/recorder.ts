@@ -12,7 +12,7 @@ import { messageOf } from '../../../../lib/error-message.js';
 import type { DeviceDriver } from '../../hosts/types.js';
 import type { ActionEnv } from '../env.js';
 import { FrameBook, frameOf, TRACE_FRAME } from './frames.js';
-import { maskArgs, redactText } from './mask.js';
+import { maskArgs, redactText, TypedSecrets } from './mask.js';
 import { type FrameRef, StepFrames } from './step-frames.js';
 import type { StepCall, TraceElement, TraceStep, TraceWriter } from './step.js';
 
@@ -72,6 +72,8 @@ export class TraceRecorder implements ActionTracer {
   private writing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private after: { hurry: () => void; shot: Promise<unknown> } | null = null;
+  /** What the run typed as secret: hidden wherever a later step would show it. */
+  readonly secrets = new TypedSecrets();
   /** When the last step began (wall clock): a recorder nobody used for long can be closed. */
   lastUsed = Date.now();
 
@@ -85,6 +87,7 @@ export class TraceRecorder implements ActionTracer {
     await this.hurryAfter();
     this.lastUsed = Date.now();
     const seq = this.seq++;
+    this.secrets.remember(call.args);
     const atMs = Math.max(0, Date.now() - this.options.startedMs);
     const started = performance.now();
     const frames = new StepFrames(env.driver, (driver) => this.shoot(driver));
@@ -116,7 +119,7 @@ export class TraceRecorder implements ActionTracer {
     // An action that gave up before acting shows the screen when it gave up.
     const before = frames.before ?? (failure ? (await this.shoot(env.driver)).ref : undefined);
     const after = frames.inputStarted ? this.startAfter(env.driver) : undefined;
-    this.enqueue({ step, before, after });
+    this.enqueue({ step: this.secrets.hideIn(step), before, after });
     if (failure) throw failure.error;
     return answer as T;
   }
