@@ -159,6 +159,7 @@ export function buildModules(deps: ModulesDeps) {
       vision: images.services.screen,
       runs: runs.services.runs,
       runLogs: runLogs.services.logs,
+      traces: runs.services.traces,
       maps: maps.services.maps,
     }),
   });
