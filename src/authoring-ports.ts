@@ -11,7 +11,7 @@ import { type DeviceVision, findOwnedDevice, type LeaseService } from './modules
 import { findRunByExecutionId } from './modules/executions/index.js';
 import { findOwnedMacro, type MacroService } from './modules/macros/index.js';
 import type { RunLogService } from './modules/run-logs/index.js';
-import type { CloudRunService } from './modules/runs/index.js';
+import type { CloudRunService, TraceService } from './modules/runs/index.js';
 import type { MapsService } from './modules/maps/index.js';
 
 export interface AuthoringPortDeps {
@@ -21,6 +21,7 @@ export interface AuthoringPortDeps {
   leases: LeaseService;
   runs: CloudRunService;
   runLogs: RunLogService;
+  traces: TraceService;
   maps: MapsService;
   vision: DeviceVision;
 }
@@ -54,6 +55,14 @@ export function authoringPorts(deps: AuthoringPortDeps): AuthoringPorts {
       return { exit_code: row?.exit_code ?? null, error_message: row?.error_message ?? null };
     },
     logTail: async (ctx, executionId, lines) => (await deps.runLogs.read(ctx, { execution_id: executionId, max_lines: lines })).lines,
+    failedStep: async (ctx, executionId) => {
+      const { trace, focus, frames } = await deps.traces.forTool(ctx, { execution_id: executionId, steps: 'failed' }).catch(() => ({ trace: null, focus: undefined, frames: [] }));
+      const step = trace?.failed_step === undefined ? undefined : trace.steps.find((s) => s.seq === focus);
+      if (!step) return null;
+      const { frame_before: before, frame_after: after, ...shown } = step;
+      const picked = frames.find((f) => f.id === before) ?? frames.find((f) => f.id === after);
+      return { step: shown, frame: picked ? { jpeg: picked.jpeg, which: picked.id === before ? 'before' : 'after' } : null };
+    },
     mapOf: (ctx, pkg) => deps.maps.find(ctx, pkg),
     mappedPackages: async (ctx) => (await deps.maps.list(ctx)).items.map((m) => m.package),
   };

@@ -159,6 +159,7 @@ export function buildModules(deps: ModulesDeps) {
       vision: images.services.screen,
       runs: runs.services.runs,
       runLogs: runLogs.services.logs,
+      traces: runs.services.traces,
       maps: maps.services.maps,
     }),
   });
@@ -181,6 +182,7 @@ export function buildModules(deps: ModulesDeps) {
     screen: images.services.screen,
     leases: devices.services.leases,
     runs: runs.services.runs,
+    traces: runs.services.traces,
     runChecks: runValidation({ db: deps.db.kysely, images: images.services.library, codeSync: codeSync.services.codeSync }),
     schedules: scheduler.services.schedules,
     authoring: authoring.services.sessions,

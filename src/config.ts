@@ -9,6 +9,7 @@ import { mcpAllowedOrigins } from './config-mcp.js';
 import { ConfigError } from './lib/config-error.js';
 import { boolean, type Env, integer, url } from './lib/env-settings.js';
 import { type RunSandboxSettings, runSandboxSettings } from './lib/run-sandbox-settings.js';
+import { type RunTraceSettings, runTraceSettings } from './lib/run-trace-settings.js';
 import { currentIdentity, type RunAs, runAsFor, type ServiceIdentity } from './lib/run-user.js';
 import { keyFileIn, parseSecretKey } from './lib/secret-key.js';
 import { KEY_PATTERN } from './modules/api-keys/index.js';
@@ -98,6 +99,8 @@ export interface LoadedConfig {
   authoring: AuthoringSettings;
   /** RUN_SANDBOX, RUN_MAX_PROCESSES, RUN_MAX_DISK_MB, RUN_MAX_LOG_MB, RUN_ALLOW_PRIVATE_NETWORKS. */
   runSandbox: RunSandboxSettings;
+  /** RUN_TRACE, RUN_TRACE_MAX_FRAMES, RUN_TRACE_DAYS (lib/run-trace-settings.ts). */
+  runTrace: RunTraceSettings;
 }
 
 /** The settings every part of the service receives: the secret key is resolved, so no service checks for it. */
@@ -215,6 +218,7 @@ export function loadConfig(env: Env = process.env, identity: ServiceIdentity = c
     runAs: runAsFor(env.RUN_AS_USER, env.RUN_UIDS, identity),
     authoring: authoringSettings(env),
     runSandbox: runSandboxSettings(env),
+    runTrace: runTraceSettings(env),
   };
 }
 

@@ -108,12 +108,14 @@ def swipe(x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
     _connection.call("swipe", {"x1": x1, "y1": y1, "x2": x2, "y2": y2, "ms": ms})
 
 
-def type_text(text: str) -> None:
-    """Type ``text`` into the focused field; ``"\\n"`` presses ENTER.
+def type_text(text: str, secret: bool = False) -> None:
+    """Type ``text`` into the focused field; ``"\\n"`` presses ENTER. ``secret=True`` (a
+    password) keeps the text out of the run's trace, which shows ``"•••"`` instead.
 
     >>> tap_element("email"); type_text("ada@example.com")
+    >>> tap_element("password"); type_text(password, secret=True)
     """
-    _connection.call("type_text", {"text": text})
+    _connection.call("type_text", {"text": text, "secret": True} if secret else {"text": text})
 
 
 def key(name: str) -> None:

@@ -26,6 +26,7 @@ import type { AuthoringMessagesTable, AuthoringSessionsTable, CreditAllowancesTa
 import type { MarketplaceImagesTable, MarketplaceListingsTable, MarketplaceListingTagsTable, MarketplaceReviewsTable, MarketplaceVersionsTable } from './schema-marketplace.js';
 import type { ScheduleOccurrencesTable, SchedulesTable } from './schema-scheduler.js';
 import type { IdempotencyKeysTable } from './schema-idempotency.js';
+import type { RunTraceFramesTable, RunTracesTable, RunTraceStepsTable } from './schema-traces.js';
 
 // The column unions come from the one list of each (core/values.ts); re-exported for the
 // code that reads them with the table types.
@@ -500,6 +501,9 @@ export interface Database {
   schedules: SchedulesTable;
   schedule_occurrences: ScheduleOccurrencesTable;
   idempotency_keys: IdempotencyKeysTable;
+  run_traces: RunTracesTable;
+  run_trace_steps: RunTraceStepsTable;
+  run_trace_frames: RunTraceFramesTable;
 }
 
 export type { MarketplaceListingsTable, MarketplaceListingTagsTable, MarketplaceReviewsTable, MarketplaceVersionsTable, ScheduleOccurrencesTable, SchedulesTable };

@@ -6,6 +6,11 @@ import type { ServiceContext } from '../../core/context.js';
 import type { DeviceDriver, DeviceVision } from '../devices/index.js';
 import type { ProjectFileValue } from './schemas.js';
 
+export interface FailedStep {
+  step: { seq: number; action: string; args: object; outcome: string; error?: { code: string; message: string }; element?: unknown; interrupts: string[]; block_path?: string };
+  frame: { jpeg: Buffer; which: 'before' | 'after' } | null;
+}
+
 export type AgentCaller = Pick<ServiceContext, 'userId' | 'keyId' | 'sessionId' | 'scopes' | 'requestId' | 'clientAddress'>;
 
 export interface RunView {
@@ -42,6 +47,11 @@ export interface AuthoringPorts {
   runOutcome(ctx: AgentCaller, executionId: string): Promise<{ exit_code: number | null; error_message: string | null }>;
   /** The run's last `lines` log lines. */
   logTail(ctx: AgentCaller, executionId: string, lines: number): Promise<string[]>;
+  /**
+   * A failed run's failed step from its trace (decisions.md §17), with the screen before it
+   * (else after it) as JPEG; null when the run has no trace or no step failed.
+   */
+  failedStep(ctx: AgentCaller, executionId: string): Promise<FailedStep | null>;
   /** The account's menu map of a package, or null when none was learned. */
   mapOf(ctx: AgentCaller, pkg: string): Promise<unknown>;
   /** Packages the account has menu maps of, for the system prompt. */

@@ -18,7 +18,7 @@ import { originChecked } from './origin-check.js';
 import { TokenExchange } from './oauth/token-exchange.js';
 import { McpTokenStore } from './oauth/token-store.js';
 import type { AuthoringSessionService } from '../authoring/index.js';
-import type { CloudRunService, RunValidation } from '../runs/index.js';
+import type { CloudRunService, RunValidation, TraceService } from '../runs/index.js';
 import type { ScheduleService } from '../scheduler/index.js';
 import { ToolCatalog, type ToolLog } from './tool-catalog.js';
 import { registerAuthoringTools } from './tools/authoring-tools.js';
@@ -43,6 +43,7 @@ export interface McpModuleDeps extends ModuleDeps {
   screen: ScreenImages;
   leases: LeaseService;
   runs: CloudRunService;
+  traces: TraceService;
   runChecks: RunValidation;
   schedules: Pick<ScheduleService, 'create' | 'list' | 'disable'>;
   /** The authoring agent's sessions, for the macros:author tools. */
@@ -71,6 +72,7 @@ export function buildMcpModule(deps: McpModuleDeps): BuiltModule<McpServices> {
     images: deps.images,
     screen: deps.screen,
     runs: deps.runs,
+    traces: deps.traces,
     runChecks: deps.runChecks,
     schedules: deps.schedules,
   };

@@ -8,12 +8,15 @@ import { AppError, type FieldError } from '../../core/errors.js';
 
 export type ToolContent = CallToolResult['content'];
 
-/** What a tool's function returns: data matching its output schema, or content of its own. */
-export type ToolOutput = { data: Record<string, unknown> } | { content: ToolContent };
+/**
+ * What a tool's function returns: data matching its output schema (with items after its JSON
+ * text, such as the pictures run_trace adds), or content of its own.
+ */
+export type ToolOutput = { data: Record<string, unknown>; more?: ToolContent } | { content: ToolContent };
 
 export function toolResult(output: ToolOutput): CallToolResult {
   if ('content' in output) return { content: output.content };
-  return { content: [{ type: 'text', text: JSON.stringify(output.data) }], structuredContent: output.data };
+  return { content: [{ type: 'text', text: JSON.stringify(output.data) }, ...(output.more ?? [])], structuredContent: output.data };
 }
 
 export function toolError(code: string, message: string): CallToolResult {

@@ -14,6 +14,10 @@ export { runValidation, type RunValidation } from './validate/validate-run.js';
 // The sandbox, announced at start-up and on the operator's status page
 export { announceRunSandbox, runSandboxWarning } from './runner/sandbox/announce.js';
 
+// Run traces as the run_trace tool and the authoring agent read them
+export type { TraceService } from './trace/service.js';
+export { RunTrace, RunTraceToolInput } from './trace/schemas.js';
+
 // The cloud run record as the routes and the tool server answer it
 export { CloudRun, CloudRunRef } from './cloud-runs/schemas.js';
 

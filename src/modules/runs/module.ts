@@ -25,6 +25,10 @@ import { deviceRpcRoutes } from './rpc/rpc-routes.js';
 import type { PythonRunSettings } from './runner/python-run.js';
 import { runSandboxStatus } from './runner/sandbox/announce.js';
 import { SDK_DIR } from './runner/sdk-dir.js';
+import { RunTracing } from './trace/run-tracing.js';
+import { traceSweeper } from './trace/sweeper.js';
+import { traceRoutes } from './trace/routes.js';
+import { TraceService } from './trace/service.js';
 
 export interface RunsModuleDeps {
   config: Config;
@@ -64,6 +68,10 @@ export interface RunsServices {
   rpc: DeviceRpc;
   executor: RunExecutor;
   host: DeviceHost;
+  /** Run traces (§17): begun and finished by the executor, recorded by the RPC and block steps. */
+  tracing: RunTracing;
+  /** Reading traces: the trace routes, the run_trace tool, the authoring agent's run_files. */
+  traces: TraceService;
 }
 
 export function runnerSettingsOf(config: Config): PythonRunSettings {
@@ -95,7 +103,9 @@ export function buildRunsModule(deps: RunsModuleDeps): {
   const log = deps.log ?? silent;
   const ownHost = deps.host === undefined;
   const host = deps.host ?? createDeviceHost(config, { db, clock });
-  const rpc = new DeviceRpc({ db, clock, host, images: deps.images, emit: deps.emit });
+  const tracing = new RunTracing({ db, clock, settings: config.runTrace, log });
+  const traces = new TraceService(db.kysely);
+  const rpc = new DeviceRpc({ db, clock, host, images: deps.images, emit: deps.emit, tracerFor: (caller) => tracing.recorderFor(caller.runId) });
   const executor = runExecutor({
     db,
     clock,
@@ -103,6 +113,7 @@ export function buildRunsModule(deps: RunsModuleDeps): {
     settings: runnerSettingsOf(config),
     baseUrl: deps.baseUrl ?? config.baseUrl,
     images: deps.images,
+    tracing,
     onLogsLost: (error, lines) => log.error({ err: error, lines }, 'a batch of run log lines could not be stored and was given up'),
   });
   const runs = cloudRunService({ config, db, clock, capacity: withRequiredSandbox(config, deps.capacity) });
@@ -122,12 +133,14 @@ export function buildRunsModule(deps: RunsModuleDeps): {
     routes: async (app) => {
       await app.register(cloudRunRoutes(runs));
       await app.register(deviceRpcRoutes(rpc));
+      await app.register(traceRoutes(traces));
       await app.register(blockSchemaRoutes(config.baseUrl));
     },
-    services: { runs, rpc, executor, host },
-    workers: [runWorker],
+    services: { runs, rpc, executor, host, tracing, traces },
+    workers: [runWorker, traceSweeper({ db, clock, days: config.runTrace.days, log })],
     runWorker,
     close: async () => {
+      await tracing.close();
       if (ownHost) await host.close();
     },
   };

@@ -48,6 +48,9 @@ test('a session looks at the demo app, writes a macro, runs it, sees it fail, fi
         expect(run.state).toBe('failed');
         expect(run.exit_code).not.toBe(0);
         expect(run.log_tail.join('\n')).toContain('row_espresso');
+        // The step it failed on, from the run's trace, as the person sees it on the run's page.
+        expect(run.failed_step).toMatchObject({ seq: 2, action: 'tap', args: { element_id: 'row_espresso' }, outcome: 'error', error: { code: expect.any(String) } });
+        expect(run.failed_step.frame_before).toBeUndefined();
       },
       { calls: [{ name: 'file_write', args: { path: 'main.py', content: FIXED } }] },
     ),

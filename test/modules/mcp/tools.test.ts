@@ -34,7 +34,7 @@ const DEVICE_TOOLS = [
   'template_crop',
   'template_list',
 ];
-const RUN_TOOLS = ['macro_list', 'macro_get', 'run_logs', 'run_validate', 'run_start', 'run_get', 'run_stop', 'schedule_create', 'schedule_list', 'schedule_cancel'];
+const RUN_TOOLS = ['macro_list', 'macro_get', 'run_logs', 'run_trace', 'run_validate', 'run_start', 'run_get', 'run_stop', 'schedule_create', 'schedule_list', 'schedule_cancel'];
 const MAP_TOOLS = ['map_get'];
 const AUTHOR_TOOLS = ['authoring_start', 'authoring_follow', 'authoring_answer', 'authoring_stop', 'macro_scaffold', 'macro_install_code'];
 

@@ -2,7 +2,9 @@
 // with code sync's rules (the entry it picks, §5),
 // runs that macro as a real cloud run on the session's device through the runs module's
 // front door (the session's own lease does not stand in its way), waits until it ends (at
-// most 5 minutes; then it is stopped), and answers the outcome with the last 50 log lines.
+// most 5 minutes; then it is stopped), and answers the outcome with the last 50 log lines
+// and, for a failed run, the step it failed on from its trace (decisions.md §17) with that
+// step's screen, so the agent sees what the person sees on the run's page.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RUN_WAIT_MS } from '../session-job.js';
 import { ENTRY_RULE, entryOf } from './project-files.js';
@@ -13,6 +15,8 @@ import { type ToolOutcome, toolError } from './tool-outcome.js';
 const ENDED = new Set(['finished', 'failed', 'stopped']);
 const POLL_MS = 200;
 export const LOG_TAIL_LINES = 50;
+/** How many times run_files looks for a failed run's failed step (400 ms apart) before answering without it. */
+const TRACE_LOOKS = 5;
 
 export async function runFiles(scene: ToolScene, args: Record<string, unknown> | undefined): Promise<ToolOutcome> {
   const { ctx, ports } = scene;
@@ -43,6 +47,7 @@ export async function runFiles(scene: ToolScene, args: Record<string, unknown> |
     }
   }
   const outcome = await ports.runOutcome(ctx, run.execution_id);
+  const failedStep = current.state === 'failed' ? await failedStepOf(scene, run.execution_id) : null;
   const tail = (await ports.logTail(ctx, run.execution_id, LOG_TAIL_LINES)).map((line) => redactSecrets(line));
   const answer = {
     state: current.state,
@@ -50,8 +55,23 @@ export async function runFiles(scene: ToolScene, args: Record<string, unknown> |
     exit_code: outcome.exit_code,
     error_message: outcome.error_message === null ? (current.state_message ?? null) : redactSecrets(outcome.error_message),
     log_tail: tail,
+    ...(failedStep ? { failed_step: JSON.parse(redactSecrets(JSON.stringify(failedStep.step))) as unknown } : {}),
     ...(cutShort ? { note: cutShort } : {}),
   };
   const summary = `run ${run.execution_id}: ${current.state}${outcome.exit_code !== null ? ` (exit ${outcome.exit_code})` : ''}${answer.error_message ? ` — ${answer.error_message}` : ''}`;
-  return { content: JSON.stringify(answer), summary };
+  const frame = failedStep?.frame;
+  const screenshot = frame ? { base64: frame.jpeg.toString('base64'), caption: `The screen ${frame.which} step ${failedStep.step.seq} (${failedStep.step.action}), the step the run failed on.` } : undefined;
+  return { content: JSON.stringify(answer), summary, ...(screenshot ? { screenshot } : {}) };
+}
+
+/**
+ * The failed step, looked for a little while: a Python run's last device calls are stored by
+ * the device RPC a moment after they return, which may be after the run is seen ended.
+ */
+async function failedStepOf(scene: ToolScene, executionId: string) {
+  for (let i = 0; ; i += 1) {
+    const found = await scene.ports.failedStep(scene.ctx, executionId);
+    if (found || i >= TRACE_LOOKS) return found;
+    await sleep(POLL_MS * 2);
+  }
 }

@@ -7,7 +7,7 @@ import type { DeviceService, LeaseService } from '../../devices/index.js';
 import type { ImageLibrary, ScreenImages } from '../../images/index.js';
 import type { MacroService } from '../../macros/index.js';
 import type { RunLogService } from '../../run-logs/index.js';
-import type { CloudRunService, RunValidation } from '../../runs/index.js';
+import type { CloudRunService, RunValidation, TraceService } from '../../runs/index.js';
 import type { ScheduleService } from '../../scheduler/index.js';
 
 export interface ToolDeps {
@@ -22,6 +22,8 @@ export interface ToolDeps {
   screen: ScreenImages;
   /** Cloud runs (runs module), as `POST /api/hosted/devices/{id}/run` and the run routes call them. */
   runs: CloudRunService;
+  /** Run traces (runs module), as `GET /api/executions/{execution_id}/trace` reads them. */
+  traces: TraceService;
   /** run_validate's checks (runs module). */
   runChecks: RunValidation;
   /** The scheduler's own service, which the application routes call too. */

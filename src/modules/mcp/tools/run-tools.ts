@@ -1,4 +1,5 @@
-// Run tools (scope macros:run): run_logs on the run-log service, and run_validate, run_start,
+// Run tools (scope macros:run): run_logs on the run-log service, run_trace on the trace
+// service (as the trace route reads it, decisions.md §17), and run_validate, run_start,
 // run_get, run_stop on the runs module's services (the run checks and the cloud-run service,
 // which the REST routes call too). They answer the REST routes' cloud run record and schema.
 import { Type } from 'typebox';
@@ -6,7 +7,7 @@ import { StringEnum } from '../../../core/schema.js';
 import { MACRO_KINDS } from '../../../core/values.js';
 import { ExecutionIdString } from '../../executions/index.js';
 import { RunLog, RunLogQuery } from '../../run-logs/index.js';
-import { CloudRun, CloudRunRef, type CloudRunService } from '../../runs/index.js';
+import { CloudRun, CloudRunRef, type CloudRunService, RunTrace, RunTraceToolInput } from '../../runs/index.js';
 import { registerScopedTool, type ToolCatalog } from '../tool-catalog.js';
 import type { ToolDeps } from './deps.js';
 import { DeviceId, MacroId, RunArgs } from './schemas.js';
@@ -28,6 +29,29 @@ export function registerRunTools(catalog: ToolCatalog, deps: ToolDeps): void {
     annotations: { readOnlyHint: true },
     async run(ctx, input) {
       return { data: await deps.runLogs.read(ctx, input) };
+    },
+  });
+
+  registerScopedTool(catalog, {
+    name: 'run_trace',
+    scope: 'macros:run',
+    title: 'Read a run trace',
+    description:
+      "A cloud run's device actions step by step (decisions.md §17): each step's action, arguments, the element acted on, outcome and error; failed_step names the step a failed run failed on. With steps: \"failed\", only that step (or the last one) and the two before it. The pictures after the JSON are that step's screen before and after (one when they are the same); read other frames through the REST route. A run without a trace answers trace_not_found.",
+    input: RunTraceToolInput,
+    output: RunTrace,
+    annotations: { readOnlyHint: true },
+    async run(ctx, input) {
+      const { trace, focus, frames } = await deps.traces.forTool(ctx, input);
+      const step = trace.steps.find((s) => s.seq === focus);
+      const label = (id: string) => (step?.frame_before === id && step?.frame_after === id ? 'before and after' : step?.frame_before === id ? 'before' : 'after');
+      return {
+        data: trace,
+        more: frames.flatMap((f) => [
+          { type: 'text' as const, text: `Step ${focus}, ${label(f.id)} (frame ${f.id}):` },
+          { type: 'image' as const, data: f.jpeg.toString('base64'), mimeType: 'image/jpeg' },
+        ]),
+      };
     },
   });
 

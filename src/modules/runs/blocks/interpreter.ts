@@ -5,13 +5,14 @@
 // "3" finds the same step in the editor on every pass of a loop). A step that fails ends the
 // run `failed`, its error naming the step's number, path (`steps.4.then.0`) and what went
 // wrong. Stop and RUN_MAX_SECONDS are checked before every step and cut waits short.
-import { type ActionEnv, AmbiguousSelectorError, type DeviceDriver, ElementNotFoundError, entryNamed, findText } from '../../devices/index.js';
+import { type ActionEnv, type ActionTracer, AmbiguousSelectorError, type DeviceDriver, ElementNotFoundError, entryNamed, findText, tracedStep } from '../../devices/index.js';
 import { type ImageFinder, imageShows, tapImage } from '../device/image-matching.js';
 import { failed, finished, type RunOutcome, stopped, timeLimitPassed } from '../outcome.js';
 import { describeStep } from './describe-step.js';
 import { DEFAULT_SWIPE_MS, DEFAULT_TEXT_TIMEOUT_MS } from './program-schema.js';
 import { type BlockProgram, childLists, countSteps, type Step } from './program-types.js';
 import { messageOf } from '../../../lib/error-message.js';
+import { compact } from '../../../lib/compact.js';
 
 export interface BlockRunInput {
   program: BlockProgram;
@@ -26,14 +27,19 @@ export interface BlockRunInput {
   signal?: AbortSignal;
   /** RUN_MAX_SECONDS */
   maxSeconds: number;
+  /** Records each step that acts on or reads the device (not `log`, `repeat`, `if_*`) in the run's trace (§17). */
+  tracer?: ActionTracer;
 }
 
-/** One catalogue action with the run's environment; a step's own `type` is not an argument. */
-function act(env: ActionEnv, name: string, step: object) {
+/** A step's catalogue arguments: its fields without its own `type`. */
+function argsOf(step: object): Record<string, unknown> {
   const args = { ...(step as Record<string, unknown>) };
   delete args.type;
-  return entryNamed(name).run(env, args);
+  return args;
 }
+
+/** One catalogue action with the run's environment. */
+const act = (env: ActionEnv, name: string, step: object) => entryNamed(name).run(env, argsOf(step));
 
 /** `if_exists`: one element or several is "exists"; nothing within the time is "does not". */
 async function exists(env: ActionEnv, selector: Record<string, unknown>, timeoutMs: number): Promise<boolean> {
@@ -114,7 +120,7 @@ export async function runBlockProgram(input: BlockRunInput): Promise<RunOutcome>
           for (let k = 1; k <= step.times; k += 1) await run(step.steps, `${here}.steps`, `${pass} (repeat ${k}/${step.times})`);
           continue;
         }
-        await perform(step);
+        await perform(step, here);
       } catch (error) {
         // A stop, the time limit, or a nested step's failure (already described): passed up as it is.
         if (error instanceof Ended || error instanceof StepFailed) throw error;
@@ -125,44 +131,48 @@ export async function runBlockProgram(input: BlockRunInput): Promise<RunOutcome>
     }
   };
 
-  const perform = async (step: Step): Promise<void> => {
+  /** One step that acts on or reads the device, traced under its catalogue name (without `device_`). */
+  const perform = async (step: Step, path: string): Promise<void> => {
+    const traced = (action: string, args: Record<string, unknown>, work: (env: ActionEnv) => Promise<unknown>) => tracedStep(input.tracer, { action, args, blockPath: path }, env, work);
+    const entry = (action: string, name: string, args: Record<string, unknown>) => traced(action, args, (e) => entryNamed(name).run(e, args));
     switch (step.type) {
       case 'tap':
-        if ('image_id' in step) await tapImage(input.images, input.userId, driver, step.image_id, step.threshold);
-        else await act(env, 'device_tap', step);
+        if ('image_id' in step) await traced('tap', argsOf(step), (e) => tapImage(input.images, input.userId, e.driver, step.image_id, step.threshold));
+        else await entry('tap', 'device_tap', argsOf(step));
         return;
       case 'long_press':
-        await act(env, 'device_long_press', step);
+        await entry('long_press', 'device_long_press', argsOf(step));
         return;
       case 'swipe':
-        await act(env, 'device_swipe', { from: step.from, to: step.to, ms: step.ms ?? DEFAULT_SWIPE_MS });
+        await entry('swipe', 'device_swipe', { from: step.from, to: step.to, ms: step.ms ?? DEFAULT_SWIPE_MS });
         return;
       case 'type':
-        await act(env, 'device_type', step);
+        await entry('type', 'device_type', argsOf(step));
         return;
       case 'key':
-        await act(env, 'device_key', { key: step.key });
+        await entry('key', 'device_key', { key: step.key });
         return;
       case 'wait':
-        return pause(step.ms);
+        await traced('wait', { ms: step.ms }, () => pause(step.ms));
+        return;
       case 'wait_for_text':
         // §16: the old step means wait_for {selector: {text}}.
-        await act(env, 'device_wait_for', { selector: { text: step.text }, timeout_ms: step.timeout_ms ?? DEFAULT_TEXT_TIMEOUT_MS });
+        await entry('wait_for', 'device_wait_for', { selector: { text: step.text }, timeout_ms: step.timeout_ms ?? DEFAULT_TEXT_TIMEOUT_MS });
         return;
       case 'wait_for':
-        await act(env, 'device_wait_for', { selector: step.selector, timeout_ms: step.timeout_ms });
+        await entry('wait_for', 'device_wait_for', compact({ selector: step.selector, timeout_ms: step.timeout_ms }));
         return;
       case 'wait_gone':
-        await act(env, 'device_wait_for', { selector: step.selector, timeout_ms: step.timeout_ms, gone: true });
+        await entry('wait_for', 'device_wait_for', compact({ selector: step.selector, timeout_ms: step.timeout_ms, gone: true }));
         return;
       case 'scroll_to':
-        await act(env, 'device_scroll_to', { selector: step.selector, max_swipes: step.max_swipes, direction: step.direction });
+        await entry('scroll_to', 'device_scroll_to', compact({ selector: step.selector, max_swipes: step.max_swipes, direction: step.direction }));
         return;
       case 'open_app':
-        await act(env, 'app_open', { package: step.package });
+        await entry('app_open', 'app_open', { package: step.package });
         return;
       case 'close_app':
-        await act(env, 'app_close', { package: step.package });
+        await entry('app_close', 'app_close', { package: step.package });
         return;
       case 'log':
         return;

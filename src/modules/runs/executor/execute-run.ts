@@ -22,6 +22,7 @@ import { failed, type RunOutcome, stopped } from '../outcome.js';
 import { issueRunToken, revokeRunToken } from '../rpc/run-tokens.js';
 import type { AdbTarget } from '../runner/environment.js';
 import { type PythonRunSettings, runPython } from '../runner/python-run.js';
+import type { RunTrace, RunTracing } from '../trace/run-tracing.js';
 
 export const DEVICE_RPC_PATH = '/api/runs/devices';
 
@@ -55,6 +56,8 @@ export interface ExecutorDeps {
   onLogsLost?: (error: unknown, lines: number) => void;
   /** Finds library images on the screen for block steps. */
   images: ImageFinder;
+  /** The run's trace (§17), begun before it starts and finished once it has ended. */
+  tracing?: RunTracing;
 }
 
 export async function executeRun(deps: ExecutorDeps, claimed: ClaimedRun): Promise<RunOutcome> {
@@ -63,10 +66,15 @@ export async function executeRun(deps: ExecutorDeps, claimed: ClaimedRun): Promi
     return failed('the pinned bundle does not match its bundle_sha, so it was not run');
   }
   const logs = new LogShipper(claimed.logs, { onLost: (error, lines) => deps.onLogsLost?.(error, lines.length) });
+  const trace = await deps.tracing?.begin(run);
+  let outcome: RunOutcome | null = null;
   try {
-    return run.macro_kind === 'python' ? await executePython(deps, claimed, logs) : await executeBlocks(deps, claimed, logs);
+    outcome = run.macro_kind === 'python' ? await executePython(deps, claimed, logs) : await executeBlocks(deps, claimed, logs, trace);
+    return outcome;
   } finally {
     await logs.close();
+    // While the run still holds its device: a failed run's last screen and UI tree.
+    if (trace) await deps.tracing?.finish(run.id, trace, outcome, claimed.driver);
   }
 }
 
@@ -93,9 +101,9 @@ async function executePython(deps: ExecutorDeps, claimed: ClaimedRun, logs: LogS
   }
 }
 
-async function executeBlocks(deps: ExecutorDeps, claimed: ClaimedRun, logs: LogShipper): Promise<RunOutcome> {
+async function executeBlocks(deps: ExecutorDeps, claimed: ClaimedRun, logs: LogShipper, trace: RunTrace | undefined): Promise<RunOutcome> {
   const program = parseBlockProgram(JSON.parse(claimed.bundle.toString('utf8')), 'blocks');
   if (claimed.signal?.aborted) return stopped();
   await claimed.onStarted?.();
-  return runBlockProgram({ program, driver: claimed.driver, userId: claimed.run.user_id, images: deps.images, log: (line) => logs.push(line), signal: claimed.signal, maxSeconds: deps.settings.maxSeconds });
+  return runBlockProgram({ program, driver: claimed.driver, userId: claimed.run.user_id, images: deps.images, log: (line) => logs.push(line), signal: claimed.signal, maxSeconds: deps.settings.maxSeconds, tracer: trace?.recorder });
 }

@@ -3,8 +3,7 @@
 // opens only its own run's device, and only while the run is active; any process can answer,
 // since the driver keeps the device's state in shared storage.
 import { AppError, ForbiddenError } from '../../../core/errors.js';
-import type { DeviceHost } from '../../devices/index.js';
-import type { CatalogueEntry } from '../../devices/index.js';
+import { type ActionTracer, type CatalogueEntry, type DeviceHost, tracedStep } from '../../devices/index.js';
 import { callAction } from './actions.js';
 import { type CallDeps, RPC_FUNCTIONS, type RpcFunctionName, type RunCaller } from './functions.js';
 import { findRunByToken, TOKEN_STATES } from './run-tokens.js';
@@ -17,7 +16,29 @@ export class RunTokenError extends AppError {
 
 export interface DeviceRpcDeps extends CallDeps {
   host: DeviceHost;
+  /** The run's trace recorder, when the run keeps a trace (RUN_TRACE, §17). */
+  tracerFor?: (caller: RunCaller) => Promise<ActionTracer | undefined>;
 }
+
+/**
+ * The trace's name for each SDK function (§17): the catalogue's name where the function is one
+ * of its actions under an older name, else its own. `emit_event` does not touch the device.
+ */
+const TRACED_AS: Partial<Record<RpcFunctionName, string>> = {
+  tap: 'tap',
+  tap_text: 'tap',
+  tap_element: 'tap',
+  swipe: 'swipe',
+  type_text: 'type',
+  key: 'key',
+  screenshot: 'screenshot',
+  ui_tree: 'ui_tree',
+  find_text: 'find_text',
+  find_image: 'find_image',
+  open_app: 'app_open',
+  close_app: 'app_close',
+  current_app: 'current_app',
+};
 
 export class DeviceRpc {
   constructor(private readonly deps: DeviceRpcDeps) {}
@@ -38,11 +59,16 @@ export class DeviceRpc {
   async call(caller: RunCaller, input: { function: RpcFunctionName; body: unknown }): Promise<unknown> {
     const fn = RPC_FUNCTIONS[input.function] as { call(driver: unknown, body: unknown, caller: RunCaller, deps: DeviceRpcDeps): Promise<unknown> };
     const driver = await this.deps.host.driver(caller.deviceId);
-    return fn.call(driver, input.body, caller, this.deps);
+    const action = TRACED_AS[input.function];
+    const tracer = action ? await this.deps.tracerFor?.(caller) : undefined;
+    const env = { driver, owner: { userId: caller.userId }, vision: this.deps.images };
+    const args = (input.body ?? {}) as Record<string, unknown>;
+    return tracedStep(tracer, { action: action ?? input.function, args }, env, (traced) => fn.call(traced.driver, input.body, caller, this.deps));
   }
 
   /** One catalogue action on the caller's device, with the run's interrupts. */
   async action(caller: RunCaller, entry: CatalogueEntry, body: Record<string, unknown>): Promise<{ result: unknown; log: string[] }> {
-    return callAction(entry, await this.deps.host.driver(caller.deviceId), body, caller, this.deps);
+    const driver = await this.deps.host.driver(caller.deviceId);
+    return callAction(entry, driver, body, caller, this.deps, await this.deps.tracerFor?.(caller));
   }
 }

@@ -33,7 +33,10 @@ export const Bodies = {
     y2: Coordinate('End'),
     ms: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SWIPE_MS, default: 300, description: 'How long the finger moves' })),
   }),
-  type_text: strict({ text: Type.String({ maxLength: 10_000 }) }),
+  type_text: strict({
+    text: Type.String({ maxLength: 10_000 }),
+    secret: Type.Optional(Type.Boolean({ description: 'A password or other secret: the run trace shows "•••" for the text' })),
+  }),
   key: strict({ name: Type.String({ minLength: 1, maxLength: 64, description: 'An Android key: BACK, HOME, ENTER, APP_SWITCH, DEL, …' }) }),
   find_text: strict({ text: Text }),
   find_image: strict({

@@ -1,0 +1,220 @@
+// Records a run's device actions as trace steps (decisions.md §17), once, for every surface
+// that runs catalogue actions for a run (the device RPC behind the Python SDK, block steps).
+// What stays true:
+// - the action itself is never slowed by storage: steps and frames are queued and written in
+//   batches by a timer; only taking the "before" picture (and, when the next action comes
+//   before the screen settled, finishing the previous "after" one) lies on its path;
+// - a failed write never fails the action or the run: it is noted in the trace instead;
+// - frames are looked at in the order they were taken, so "equal to the previous one" holds.
+import { createHash } from 'node:crypto';
+import { AppError } from '../../../../core/errors.js';
+import { messageOf } from '../../../../lib/error-message.js';
+import type { DeviceDriver } from '../../hosts/types.js';
+import type { ActionEnv } from '../env.js';
+import { FrameBook, frameOf, TRACE_FRAME } from './frames.js';
+import { maskArgs, redactText, TypedSecrets } from './mask.js';
+import { type FrameRef, StepFrames } from './step-frames.js';
+import type { StepCall, TraceElement, TraceStep, TraceWriter } from './step.js';
+
+/** The "after" frame: first look this long after the action, then until two looks agree, at most SETTLE_MAX_MS. */
+const FIRST_LOOK_MS = 150;
+const SETTLE_POLL_MS = 200;
+const SETTLE_MAX_MS = 1000;
+const FLUSH_MS = 250;
+const FLUSH_STEPS = 50;
+
+export interface RecorderOptions {
+  writer: TraceWriter;
+  /** Wall-clock ms when the run's recording began: `at_ms` counts from here. */
+  startedMs: number;
+  /** RUN_TRACE_MAX_FRAMES */
+  maxFrames: number;
+  /** Where a recorder taking over a trace (another process's device RPC) goes on. */
+  nextSeq?: number;
+  keptFrames?: string[];
+  framesCapped?: boolean;
+  /** A write that failed, for the operator's log. */
+  onProblem?: (message: string) => void;
+}
+
+/** Runs one action for a run and records it. */
+export interface ActionTracer {
+  step<T>(call: StepCall, env: ActionEnv, act: (env: ActionEnv) => Promise<T>): Promise<T>;
+}
+
+/** Runs `act` as a traced step when the run keeps a trace, else as it is. */
+export const tracedStep = <T>(tracer: ActionTracer | undefined, call: StepCall, env: ActionEnv, act: (env: ActionEnv) => Promise<T>): Promise<T> =>
+  tracer ? tracer.step(call, env, act) : act(env);
+
+type PendingStep = { step: TraceStep; before?: FrameRef; after?: FrameRef };
+
+const sleep = (ms: number, cut: Promise<void>) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void cut.then(() => (clearTimeout(timer), resolve()));
+  });
+
+/** The element an answer names (`hit` of a tap, `element` of the others), as the trace keeps it. */
+function elementOf(answer: unknown): TraceElement | undefined {
+  const holder = answer as { data?: Record<string, unknown> } & Record<string, unknown>;
+  const found = (holder?.data?.hit ?? holder?.data?.element ?? holder?.hit ?? holder?.element) as Record<string, unknown> | null | undefined;
+  if (!found || typeof found !== 'object' || !found.bounds) return undefined;
+  return { text: redactText(String(found.text ?? '')), resource_id: String(found.resource_id ?? ''), desc: String(found.content_desc ?? ''), class: String(found.class ?? ''), bounds: found.bounds as TraceElement['bounds'] };
+}
+
+const errorOf = (error: unknown) => ({ code: error instanceof AppError ? error.code : 'error', message: redactText(messageOf(error)) });
+
+export class TraceRecorder implements ActionTracer {
+  private seq: number;
+  private readonly book: FrameBook;
+  private queue: PendingStep[] = [];
+  private frames: Promise<unknown> = Promise.resolve();
+  private writing: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private after: { hurry: () => void; shot: Promise<unknown> } | null = null;
+  /** What the run typed as secret: hidden wherever a later step would show it. */
+  readonly secrets = new TypedSecrets();
+  /** When the last step began (wall clock): a recorder nobody used for long can be closed. */
+  lastUsed = Date.now();
+
+  constructor(private readonly options: RecorderOptions) {
+    this.seq = options.nextSeq ?? 1;
+    this.book = new FrameBook(options.maxFrames, options.keptFrames, options.framesCapped);
+  }
+
+  async step<T>(call: StepCall, env: ActionEnv, act: (env: ActionEnv) => Promise<T>): Promise<T> {
+    // The previous step's "after" picture must not show this step's doing.
+    await this.hurryAfter();
+    this.lastUsed = Date.now();
+    const seq = this.seq++;
+    this.secrets.remember(call.args);
+    const atMs = Math.max(0, Date.now() - this.options.startedMs);
+    const started = performance.now();
+    const frames = new StepFrames(env.driver, (driver) => this.shoot(driver));
+    const interrupts: string[] = [];
+    const traced: ActionEnv = {
+      ...env,
+      driver: frames.driver,
+      log: (line) => {
+        const handled = /^handled interrupt: (.*)$/.exec(line);
+        if (handled) {
+          interrupts.push(handled[1]!);
+          frames.rearm();
+        }
+        env.log?.(line);
+      },
+    };
+    let answer: T | undefined;
+    let failure: { error: unknown } | undefined;
+    try {
+      answer = await act(traced);
+    } catch (error) {
+      failure = { error };
+    }
+    const step: TraceStep = { seq, at_ms: atMs, duration_ms: Math.round(performance.now() - started), action: call.action, args: maskArgs(call.args), outcome: failure ? 'error' : 'ok', interrupts };
+    const element = failure ? undefined : elementOf(answer);
+    if (element) step.element = element;
+    if (failure) step.error = errorOf(failure.error);
+    if (call.blockPath !== undefined) step.block_path = call.blockPath;
+    // An action that gave up before acting shows the screen when it gave up.
+    const before = frames.before ?? (failure ? (await this.shoot(env.driver)).ref : undefined);
+    const after = frames.inputStarted ? this.startAfter(env.driver) : undefined;
+    this.enqueue({ step: this.secrets.hideIn(step), before, after });
+    if (failure) throw failure.error;
+    return answer as T;
+  }
+
+  /** Writes what is queued and waits for every write; the recorder can go on afterwards. */
+  async flush(): Promise<void> {
+    await this.hurryAfter();
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.writeQueued();
+  }
+
+  private problem(message: string): void {
+    this.options.onProblem?.(message);
+  }
+
+  /** Takes a picture now; its frame id follows once it has been compared and admitted. */
+  private async shoot(driver: DeviceDriver): Promise<{ ref: FrameRef }> {
+    try {
+      const shot = await driver.screenshot(TRACE_FRAME);
+      return { ref: this.admit(shot.data) };
+    } catch (error) {
+      this.problem(`a frame could not be taken: ${messageOf(error)}`);
+      return { ref: Promise.resolve(undefined) };
+    }
+  }
+
+  private admit(jpeg: Buffer): FrameRef {
+    const ref = this.frames.then(async () => this.book.admit(await frameOf(jpeg)));
+    this.frames = ref.catch(() => undefined);
+    return ref.catch((error: unknown) => (this.problem(`a frame could not be read: ${messageOf(error)}`), undefined));
+  }
+
+  /** The "after" picture, taken in the background once two looks agree (at most 1 s), or at once when the next step comes. */
+  private startAfter(driver: DeviceDriver): FrameRef {
+    let hurry!: () => void;
+    const hurried = new Promise<void>((resolve) => (hurry = resolve));
+    let now = false;
+    const shot = (async () => {
+      const deadline = performance.now() + SETTLE_MAX_MS;
+      let previous: string | null = null;
+      await sleep(FIRST_LOOK_MS, hurried);
+      for (;;) {
+        const picture = await driver.screenshot(TRACE_FRAME);
+        const digest = createHash('sha1').update(picture.data).digest('hex');
+        if (now || digest === previous || performance.now() + SETTLE_POLL_MS >= deadline) return picture.data;
+        previous = digest;
+        await sleep(SETTLE_POLL_MS, hurried);
+      }
+    })();
+    const ref = shot.then(
+      (jpeg) => this.admit(jpeg),
+      (error: unknown) => (this.problem(`a frame could not be taken: ${messageOf(error)}`), undefined),
+    );
+    this.after = { hurry: () => ((now = true), hurry()), shot: shot.catch(() => undefined) };
+    return ref;
+  }
+
+  private async hurryAfter(): Promise<void> {
+    const after = this.after;
+    if (!after) return;
+    this.after = null;
+    after.hurry();
+    await after.shot;
+  }
+
+  private enqueue(pending: PendingStep): void {
+    this.queue.push(pending);
+    if (this.queue.length >= FLUSH_STEPS) void this.writeQueued();
+    else this.timer ??= setTimeout(() => void this.writeQueued(), FLUSH_MS);
+  }
+
+  private writeQueued(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.queue;
+    this.queue = [];
+    const write = async () => {
+      if (batch.length === 0) return;
+      const steps = await Promise.all(
+        batch.map(async ({ step, before, after }) => {
+          const [frameBefore, frameAfter] = await Promise.all([before, after]);
+          return { ...step, ...(frameBefore ? { frame_before: frameBefore } : {}), ...(frameAfter ? { frame_after: frameAfter } : {}) };
+        }),
+      );
+      const frames = this.book.take();
+      try {
+        await this.options.writer.write({ steps, frames, framesCapped: this.book.capped });
+      } catch (error) {
+        const message = `steps ${steps[0]!.seq} to ${steps.at(-1)!.seq} could not be stored: ${messageOf(error)}`;
+        this.problem(message);
+        await this.options.writer.note(message).catch(() => undefined);
+      }
+    };
+    this.writing = this.writing.then(write, write);
+    return this.writing;
+  }
+}

@@ -1,0 +1,45 @@
+// The pictures around one step: the device seen through a wrapper that takes the "before"
+// frame just ahead of the step's first input (a tap, a swipe, a key, typed text, an app
+// opened or closed), so an action that first waited for its element shows the screen it
+// acted on, not the one it started on. An interrupt handled during the wait re-arms it: the
+// frame then shows the screen after the interrupt, right before the step's own input.
+import type { DeviceDriver } from '../../hosts/types.js';
+
+const INPUTS = new Set<PropertyKey>(['tap', 'swipe', 'typeText', 'pressKey', 'openApp', 'closeApp', 'installApk']);
+
+/** A taken picture: its frame id once the recorder has looked at it (undefined: none kept). */
+export type FrameRef = Promise<string | undefined>;
+
+export class StepFrames {
+  readonly driver: DeviceDriver;
+  inputStarted = false;
+  before: FrameRef | undefined;
+  private armed = true;
+
+  constructor(inner: DeviceDriver, capture: (driver: DeviceDriver) => Promise<{ ref: FrameRef }>) {
+    const takeBefore = async (target: DeviceDriver) => {
+      if (!this.armed) return;
+      this.armed = false;
+      this.before = (await capture(target)).ref;
+    };
+    const inputStarted = () => (this.inputStarted = true);
+    this.driver = new Proxy(inner, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        const method = value as (...args: unknown[]) => Promise<unknown>;
+        if (!INPUTS.has(property)) return method.bind(target);
+        return async (...args: unknown[]) => {
+          await takeBefore(target);
+          inputStarted();
+          return method.apply(target, args);
+        };
+      },
+    });
+  }
+
+  /** An interrupt acted: the next input takes the "before" frame again. */
+  rearm(): void {
+    this.armed = true;
+  }
+}

@@ -1,0 +1,140 @@
+// A run's trace from start to end (decisions.md §17). The executor begins it before the run
+// starts and finishes it when the run has ended (with the last frame and UI tree of a failed
+// run, or deleted under RUN_TRACE=failures when the run finished); block steps record through
+// the recorder it hands out. A Python run's device calls reach the device RPC, possibly in
+// another thread or process, which takes the trace over from the database (recorderFor) and
+// keeps its recorder while the run calls, closing it once the run has been quiet for a while.
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../../db/database.js';
+import type { Clock } from '../../../lib/clock.js';
+import { messageOf } from '../../../lib/error-message.js';
+import { type ActionTracer, type DeviceDriver, frameOfScreen, redactText, SECRET_TEXT, TRACE_FRAME, TraceRecorder, withCenter } from '../../devices/index.js';
+import { findRunByExecutionId } from '../../executions/index.js';
+import type { RunOutcome } from '../outcome.js';
+import type { RunTraceSettings } from './settings.js';
+import { createTrace, deleteTrace, finishTrace, traceOfRun, traceWriter } from './store.js';
+
+/** A field whose text the final UI tree never shows, as the authoring agent never reads it. */
+const isPasswordField = (e: { resource_id: string; content_desc: string; element_id: string; editable: boolean }) => e.editable && /pass(word|code)|pin_?code/i.test(`${e.resource_id} ${e.content_desc} ${e.element_id}`);
+
+/** An RPC-side recorder unused this long is flushed and let go (its run has ended, or moved to another process). */
+const IDLE_MS = 60_000;
+
+export interface TraceLog {
+  warn(object: object, message: string): void;
+}
+
+export interface RunTrace {
+  executionPk: number;
+  recorder: TraceRecorder;
+}
+
+interface TracedRun {
+  id: number;
+  user_id: number;
+  execution_id: string;
+}
+
+export class RunTracing {
+  /** The device RPC's recorders, by run id. */
+  private readonly live = new Map<number, Promise<TraceRecorder | undefined>>();
+  private readonly holder = randomBytes(6).toString('hex');
+
+  constructor(
+    private readonly deps: { db: Db; clock: Clock; settings: RunTraceSettings; log?: TraceLog },
+  ) {}
+
+  get settings(): RunTraceSettings {
+    return this.deps.settings;
+  }
+
+  private recorder(executionPk: number, from: { startedMs: number; nextSeq?: number; keptFrames?: string[]; framesCapped?: boolean }): TraceRecorder {
+    return new TraceRecorder({
+      writer: traceWriter(this.deps.db.kysely, executionPk, () => this.deps.clock.now()),
+      maxFrames: this.deps.settings.maxFrames,
+      ...from,
+      onProblem: (message) => this.deps.log?.warn({ execution_pk: executionPk, holder: this.holder }, `run trace: ${message}`),
+    });
+  }
+
+  /** Starts the run's trace (none under RUN_TRACE=off); a failure to start it never stops the run. */
+  async begin(run: TracedRun): Promise<RunTrace | undefined> {
+    if (this.deps.settings.mode === 'off') return undefined;
+    try {
+      const history = await findRunByExecutionId(this.deps.db.kysely, run.user_id, run.execution_id);
+      if (!history) return undefined;
+      const startedMs = Date.now();
+      await createTrace(this.deps.db.kysely, { executionPk: history.id, userId: run.user_id, runId: run.id, startedMs, now: this.deps.clock.now() });
+      return { executionPk: history.id, recorder: this.recorder(history.id, { startedMs }) };
+    } catch (error) {
+      this.deps.log?.warn({ run_id: run.id, reason: messageOf(error) }, 'run trace: could not be started; the run goes on untraced');
+      return undefined;
+    }
+  }
+
+  /** The run has ended: everything recorded is written, and the trace kept or deleted as RUN_TRACE says. */
+  async finish(runId: number, trace: RunTrace, outcome: RunOutcome | null, driver: DeviceDriver | null): Promise<void> {
+    try {
+      await trace.recorder.flush();
+      const rpcSide = await this.live.get(runId);
+      this.live.delete(runId);
+      await rpcSide?.flush();
+      if (this.deps.settings.mode === 'failures' && outcome?.state === 'finished') {
+        await deleteTrace(this.deps.db.kysely, trace.executionPk);
+        return;
+      }
+      const last = outcome?.state === 'failed' && driver ? await this.lastLook(driver, [trace.recorder, rpcSide]) : {};
+      await finishTrace(this.deps.db.kysely, trace.executionPk, { endedAt: this.deps.clock.now(), ...last });
+    } catch (error) {
+      this.deps.log?.warn({ run_id: runId, reason: messageOf(error) }, 'run trace: could not be finished');
+    }
+  }
+
+  /** The screen and the UI tree when a failed run ended; whatever the device can still give. */
+  private async lastLook(driver: DeviceDriver, recorders: (TraceRecorder | undefined)[]) {
+    const [shot, tree] = await Promise.allSettled([driver.screenshot(TRACE_FRAME), driver.uiTree()]);
+    const hide = (text: string) => recorders.reduce((out, r) => (r ? r.secrets.hide(out) : out), redactText(text));
+    return {
+      finalFrame: shot.status === 'fulfilled' ? await frameOfScreen(shot.value.data) : undefined,
+      finalUiTree: tree.status === 'fulfilled' ? tree.value.map((e) => ({ ...withCenter(e), text: isPasswordField(e) ? SECRET_TEXT : hide(e.text) })) : undefined,
+    };
+  }
+
+  /** The device RPC's recorder for a run that keeps a trace; undefined when it keeps none. */
+  recorderFor(runId: number): Promise<ActionTracer | undefined> {
+    if (this.deps.settings.mode === 'off') return Promise.resolve(undefined);
+    this.letIdleGo();
+    let found = this.live.get(runId);
+    if (!found) {
+      found = (async () => {
+        const trace = await traceOfRun(this.deps.db.kysely, runId);
+        if (!trace || trace.ended) return undefined;
+        return this.recorder(trace.executionPk, trace);
+      })().catch((error: unknown) => {
+        this.deps.log?.warn({ run_id: runId, reason: messageOf(error) }, 'run trace: could not be taken over; these calls go untraced');
+        return undefined;
+      });
+      this.live.set(runId, found);
+    }
+    return found;
+  }
+
+  private letIdleGo(): void {
+    const now = Date.now();
+    for (const [runId, pending] of this.live) {
+      void pending.then((recorder) => {
+        if (recorder && now - recorder.lastUsed < IDLE_MS) return;
+        if (this.live.get(runId) !== pending) return;
+        this.live.delete(runId);
+        return recorder?.flush();
+      });
+    }
+  }
+
+  /** Writes what every recorder holds; for the module's close. */
+  async close(): Promise<void> {
+    const pending = [...this.live.values()];
+    this.live.clear();
+    await Promise.all(pending.map(async (p) => (await p)?.flush()));
+  }
+}

@@ -1,0 +1,109 @@
+// Run traces in the database (migration 0027): one row per traced run, its steps as JSON
+// rows numbered by seq, its frames as JPEG rows named by their pixels. The only writer of
+// the three tables; the recorder reaches it through a TraceWriter.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.js';
+import type { TraceBatch, TraceFrame, TraceStep, TraceWriter } from '../../devices/index.js';
+
+type Db = Kysely<Database>;
+
+/** The notes a trace keeps at most: the first failures say what went wrong. */
+const MAX_NOTES = 20;
+
+export async function createTrace(db: Db, row: { executionPk: number; userId: number; runId: number; startedMs: number; now: number }): Promise<void> {
+  await db
+    .insertInto('run_traces')
+    .values({ execution_pk: row.executionPk, user_id: row.userId, run_id: row.runId, started_ms: row.startedMs, created_at: row.now })
+    .onConflict((oc) => oc.column('execution_pk').doNothing())
+    .execute();
+}
+
+async function insertFrames(db: Db, executionPk: number, frames: TraceFrame[], now: number): Promise<void> {
+  if (frames.length === 0) return;
+  await db
+    .insertInto('run_trace_frames')
+    .values(frames.map((f) => ({ execution_pk: executionPk, frame_id: f.id, content: f.jpeg, size_bytes: f.jpeg.length, created_at: now })))
+    .onConflict((oc) => oc.columns(['execution_pk', 'frame_id']).doNothing())
+    .execute();
+}
+
+export function traceWriter(db: Db, executionPk: number, now: () => number): TraceWriter {
+  return {
+    async write(batch: TraceBatch) {
+      await db.transaction().execute(async (trx) => {
+        await insertFrames(trx, executionPk, batch.frames, now());
+        if (batch.steps.length > 0) await trx.insertInto('run_trace_steps').values(batch.steps.map((step) => ({ execution_pk: executionPk, seq: step.seq, body: JSON.stringify(step) }))).execute();
+        if (batch.framesCapped) await trx.updateTable('run_traces').set({ frames_capped: 1 }).where('execution_pk', '=', executionPk).execute();
+      });
+    },
+    async note(message: string) {
+      await db.transaction().execute(async (trx) => {
+        const row = await trx.selectFrom('run_traces').select('notes').where('execution_pk', '=', executionPk).executeTakeFirst();
+        if (!row) return;
+        const notes = JSON.parse(row.notes) as string[];
+        if (notes.length >= MAX_NOTES) return;
+        await trx.updateTable('run_traces').set({ notes: JSON.stringify([...notes, message]) }).where('execution_pk', '=', executionPk).execute();
+      });
+    },
+  };
+}
+
+/** The run ended: when, and for a failed run the last frame and UI tree. */
+export async function finishTrace(db: Db, executionPk: number, end: { endedAt: number; finalFrame?: TraceFrame; finalUiTree?: unknown[] }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (end.finalFrame) await insertFrames(trx, executionPk, [end.finalFrame], end.endedAt);
+    await trx
+      .updateTable('run_traces')
+      .set({ ended_at: end.endedAt, final_frame: end.finalFrame?.id ?? null, final_ui_tree: end.finalUiTree ? JSON.stringify(end.finalUiTree) : null })
+      .where('execution_pk', '=', executionPk)
+      .execute();
+  });
+}
+
+/** Deletes a trace with its steps and frames (they cascade). */
+export async function deleteTrace(db: Db, executionPk: number): Promise<void> {
+  await db.deleteFrom('run_traces').where('execution_pk', '=', executionPk).execute();
+}
+
+/** Where a recorder in another process (the device RPC of a Python run) takes over the trace of a run. */
+export async function traceOfRun(db: Db, runId: number) {
+  const row = await db.selectFrom('run_traces').select(['execution_pk', 'started_ms', 'frames_capped', 'ended_at']).where('run_id', '=', runId).executeTakeFirst();
+  if (!row) return undefined;
+  const [last, frames] = await Promise.all([
+    db.selectFrom('run_trace_steps').select((eb) => eb.fn.max('seq').as('seq')).where('execution_pk', '=', row.execution_pk).executeTakeFirst(),
+    db.selectFrom('run_trace_frames').select('frame_id').where('execution_pk', '=', row.execution_pk).execute(),
+  ]);
+  return { executionPk: Number(row.execution_pk), startedMs: Number(row.started_ms), ended: row.ended_at !== null, framesCapped: row.frames_capped === 1, nextSeq: Number(last?.seq ?? 0) + 1, keptFrames: frames.map((f) => f.frame_id) };
+}
+
+export async function readTrace(db: Db, executionPk: number) {
+  const row = await db.selectFrom('run_traces').select(['frames_capped', 'final_frame', 'final_ui_tree', 'notes']).where('execution_pk', '=', executionPk).executeTakeFirst();
+  if (!row) return undefined;
+  const steps = await db.selectFrom('run_trace_steps').select('body').where('execution_pk', '=', executionPk).orderBy('seq').execute();
+  return {
+    framesCapped: row.frames_capped === 1,
+    finalFrame: row.final_frame,
+    finalUiTree: row.final_ui_tree === null ? null : (JSON.parse(row.final_ui_tree) as unknown[]),
+    notes: JSON.parse(row.notes) as string[],
+    steps: steps.map((s) => JSON.parse(s.body) as TraceStep),
+  };
+}
+
+export async function readFrame(db: Db, executionPk: number, frameId: string): Promise<Buffer | undefined> {
+  const row = await db.selectFrom('run_trace_frames').select('content').where('execution_pk', '=', executionPk).where('frame_id', '=', frameId).executeTakeFirst();
+  return row ? Buffer.from(row.content) : undefined;
+}
+
+/** Every frame of a trace by id, for the self-contained HTML page. */
+export async function readFrames(db: Db, executionPk: number): Promise<Map<string, Buffer>> {
+  const rows = await db.selectFrom('run_trace_frames').select(['frame_id', 'content']).where('execution_pk', '=', executionPk).execute();
+  return new Map(rows.map((r) => [r.frame_id, Buffer.from(r.content)]));
+}
+
+/** Deletes up to `limit` traces created before `before`; answers how many. */
+export async function deleteTracesBefore(db: Db, before: number, limit: number): Promise<number> {
+  const old = await db.selectFrom('run_traces').select('execution_pk').where('created_at', '<', before).orderBy('created_at').limit(limit).execute();
+  if (old.length === 0) return 0;
+  await db.deleteFrom('run_traces').where('execution_pk', 'in', old.map((r) => r.execution_pk)).execute();
+  return old.length;
+}

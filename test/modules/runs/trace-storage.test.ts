@@ -1,0 +1,121 @@
+// Run traces in the database (decisions.md §17, migration 0027) through the app's own run
+// worker: a block run's steps and frames stored, a failed run's final frame and UI tree, the
+// trace deleted with the run's history record (as its logs are), the leased retention sweep,
+// and RUN_TRACE=failures and off.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { allModules } from '../../../src/build-modules.js';
+import { DEMO_APP_PACKAGE } from '../../../src/modules/devices/index.js';
+import { sweepTraces } from '../../../src/modules/runs/trace/sweeper.js';
+import { blockMacro, closeWorld, cloudDevice, ended, startedRun, world, type World } from './helpers/device-run-world.js';
+import { removeTempDirs } from './helpers/runner.js';
+
+const OK = { version: 1, steps: [{ type: 'open_app', package: DEMO_APP_PACKAGE }, { type: 'tap', element_id: 'row_beans' }, { type: 'key', key: 'BACK' }] };
+const FAILS = { version: 1, steps: [{ type: 'open_app', package: DEMO_APP_PACKAGE }, { type: 'tap', selector: { text: 'Nowhere to be seen' }, timeout_ms: 300 }] };
+
+async function started(env: Record<string, string> = {}) {
+  const w = await world(env);
+  w.workers = allModules(w.t.app.modules).flatMap((m) => m.workers ?? []);
+  for (const x of w.workers) x.start();
+  return w;
+}
+
+async function runTo(w: World, program: unknown) {
+  const run = await startedRun(w, await cloudDevice(w), await blockMacro(w, program));
+  const done = await ended(w, run.id);
+  const history = await w.t.db.kysely.selectFrom('executions').select('id').where('execution_id', '=', run.execution_id).executeTakeFirstOrThrow();
+  return { run, done, pk: Number(history.id) };
+}
+
+const rows = async (w: World, pk: number) => ({
+  trace: await w.t.db.kysely.selectFrom('run_traces').selectAll().where('execution_pk', '=', pk).executeTakeFirst(),
+  steps: (await w.t.db.kysely.selectFrom('run_trace_steps').select('body').where('execution_pk', '=', pk).orderBy('seq').execute()).map((r) => JSON.parse(r.body)),
+  frames: await w.t.db.kysely.selectFrom('run_trace_frames').select(['frame_id', 'size_bytes']).where('execution_pk', '=', pk).execute(),
+});
+
+describe('RUN_TRACE=on (default)', () => {
+  let w: World;
+  beforeAll(async () => (w = await started()));
+  afterAll(async () => {
+    await closeWorld(w);
+    removeTempDirs();
+  });
+
+  test('a finished block run: every step stored with its frames, ended, no final frame', async () => {
+    const { done, pk } = await runTo(w, OK);
+    expect(done.state).toBe('finished');
+    const { trace, steps, frames } = await rows(w, pk);
+    expect(trace).toMatchObject({ frames_capped: 0, final_frame: null, final_ui_tree: null });
+    expect(trace!.ended_at).not.toBeNull();
+    expect(steps.map((s) => s.action)).toEqual(['app_open', 'tap', 'key']);
+    expect(frames.length).toBeGreaterThan(1);
+    const named = new Set(steps.flatMap((s) => [s.frame_before, s.frame_after]));
+    expect(frames.every((f) => named.has(f.frame_id))).toBe(true);
+    // Never a credential: the trace holds no run token, key or password-shaped URL.
+    const stored = JSON.stringify({ trace, steps });
+    expect(stored).not.toMatch(/svr_[0-9a-f]{64}|svc_[0-9a-f]{48}/);
+  });
+
+  test('a failed run: the last frame and UI tree, the failing step last', async () => {
+    const { done, pk } = await runTo(w, FAILS);
+    expect(done.state).toBe('failed');
+    const { trace, steps, frames } = await rows(w, pk);
+    expect(trace!.final_frame).toMatch(/^fr_[0-9a-f]{24}$/);
+    expect(frames.map((f) => f.frame_id)).toContain(trace!.final_frame);
+    const tree = JSON.parse(trace!.final_ui_tree!);
+    expect(tree.length).toBeGreaterThan(3);
+    expect(tree[0]).toMatchObject({ element_id: expect.any(String), bounds: expect.any(Object), center: expect.any(Object) });
+    expect(steps.at(-1)).toMatchObject({ action: 'tap', outcome: 'error', error: { code: 'element_not_found' } });
+  });
+
+  test("deleting the run's history record deletes its trace, steps and frames, as its logs", async () => {
+    const { pk } = await runTo(w, OK);
+    expect((await rows(w, pk)).steps.length).toBe(3);
+    await w.t.db.kysely.deleteFrom('executions').where('id', '=', pk).execute();
+    expect(await rows(w, pk)).toEqual({ trace: undefined, steps: [], frames: [] });
+  });
+
+  test('the sweep deletes traces older than RUN_TRACE_DAYS, one process a round', async () => {
+    const { pk } = await runTo(w, OK);
+    const log = { warn: () => undefined };
+    const deps = { db: w.t.db, clock: w.t.clock, days: 14, log };
+    // Another process's round holds the lease now: this one does nothing.
+    w.t.clock.advance(13 * 86_400_000);
+    expect(await sweepTraces(deps, 'process-a', 60_000)).toBe(0);
+    expect(await sweepTraces(deps, 'process-b', 60_000)).toBeNull();
+    expect((await rows(w, pk)).trace).toBeDefined();
+    w.t.clock.advance(2 * 86_400_000);
+    expect(await sweepTraces(deps, 'process-b', 60_000)).toBeGreaterThanOrEqual(1);
+    expect(await rows(w, pk)).toEqual({ trace: undefined, steps: [], frames: [] });
+  });
+});
+
+describe('RUN_TRACE=failures and off', () => {
+  let failures: World;
+  let off: World;
+  beforeAll(async () => {
+    failures = await started({ RUN_TRACE: 'failures' });
+    off = await started({ RUN_TRACE: 'off' });
+  });
+  afterAll(async () => {
+    await closeWorld(failures);
+    await closeWorld(off);
+    removeTempDirs();
+  });
+
+  test('failures: a finished run keeps no trace, a failed one does', async () => {
+    const finished = await runTo(failures, OK);
+    expect(finished.done.state).toBe('finished');
+    expect(await rows(failures, finished.pk)).toEqual({ trace: undefined, steps: [], frames: [] });
+    const failed = await runTo(failures, FAILS);
+    expect(failed.done.state).toBe('failed');
+    const kept = await rows(failures, failed.pk);
+    expect(kept.steps.length).toBe(2);
+    expect(kept.trace!.final_frame).not.toBeNull();
+  });
+
+  test('off: no trace at all', async () => {
+    const failed = await runTo(off, FAILS);
+    expect(failed.done.state).toBe('failed');
+    expect(await rows(off, failed.pk)).toEqual({ trace: undefined, steps: [], frames: [] });
+  });
+});
