@@ -140,7 +140,7 @@ describe('GET /api/macros/{id}/code-state', () => {
 });
 
 describe('GET /api/macros/{id}/code-summary (the console’s, session only)', () => {
-  const summary = (user: { auth: object }, id: number) => t.app.inject({ url: `/api/macros/${id}/code-summary`, headers: user.auth });
+  const summary = (user: { auth: { authorization: string } }, id: number) => t.app.inject({ url: `/api/macros/${id}/code-summary`, headers: user.auth });
 
   test('a macro that never synced is synced: false with no 404; after an upload, the state code-state answers', async () => {
     const own = await newSyncer(t.app);
