@@ -1,6 +1,6 @@
 // MCP_ALLOWED_ORIGINS, read by config.ts with the rest: the browser origins, besides
 // BASE_URL's own, whose requests the tool server at /mcp accepts (the transport
-// specification's DNS-rebinding rule; src/modules/mcp/origin-check.ts).
+// specification's DNS-rebinding rule; src/modules/mcp/origin-guard.ts).
 import { ConfigError } from './lib/config-error.js';
 import type { Env } from './lib/env-settings.js';
 

@@ -14,7 +14,7 @@ import type { MapsService } from '../maps/index.js';
 import type { RunLogService } from '../run-logs/index.js';
 import { toolClientGuard } from './credential-guard.js';
 import { MCP_PATH, oauthRoutes, RESOURCE_METADATA_PATH } from './oauth/routes.js';
-import { originChecked } from './origin-check.js';
+import { originChecked } from './origin-guard.js';
 import { TokenExchange } from './oauth/token-exchange.js';
 import { McpTokenStore } from './oauth/token-store.js';
 import type { AuthoringSessionService } from '../authoring/index.js';
