@@ -10,6 +10,9 @@ export interface RunTracesTable {
   started_ms: number;
   ended_at: number | null;
   frames_capped: ColumnType<number, number | undefined, number>;
+  /** The device's screen in pixels (element bounds are in them); null when it could not be read. */
+  screen_width: ColumnType<number | null, number | null | undefined, number | null>;
+  screen_height: ColumnType<number | null, number | null | undefined, number | null>;
   final_frame: string | null;
   /** JSON: the UI tree when a failed run ended. */
   final_ui_tree: string | null;

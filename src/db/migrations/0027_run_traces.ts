@@ -23,6 +23,9 @@ export function runTraces(dialect: DialectName): Migration {
         .addColumn('started_ms', 'bigint', (c) => c.notNull())
         .addColumn('ended_at', 'bigint')
         .addColumn('frames_capped', 'integer', (c) => c.notNull().defaultTo(0))
+        // The device's screen in pixels, which element bounds are in (frames are scaled down).
+        .addColumn('screen_width', 'integer')
+        .addColumn('screen_height', 'integer')
         .addColumn('final_frame', 'text')
         // JSON: the UI tree when a failed run ended.
         .addColumn('final_ui_tree', 'text')

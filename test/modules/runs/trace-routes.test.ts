@@ -29,7 +29,7 @@ d.locate(text="Nowhere to be seen").tap(timeout_ms=300)
 
 const BLOCKS = { version: 1, steps: [{ type: 'open_app', package: DEMO_APP_PACKAGE }, { type: 'repeat', times: 2, steps: [{ type: 'tap', element_id: 'row_mug' }, { type: 'key', key: 'BACK' }] }] };
 
-type Trace = { execution_id: string; status: string; failed_step?: number; steps: { seq: number; action: string; args: Record<string, unknown>; outcome: string; frame_before?: string; frame_after?: string; block_path?: string; error?: { code: string; message: string } }[]; final_frame: string | null; final_ui_tree: unknown[] | null; frames_capped: boolean; notes: string[]; ended_at?: string };
+type Trace = { execution_id: string; status: string; failed_step?: number; steps: { seq: number; action: string; args: Record<string, unknown>; outcome: string; frame_before?: string; frame_after?: string; block_path?: string; error?: { code: string; message: string } }[]; final_frame: string | null; final_ui_tree: unknown[] | null; frames_capped: boolean; screen?: { width: number; height: number }; notes: string[]; ended_at?: string };
 
 async function keyOf(user: SignedUpUser, scopes: string[]) {
   return withKey((await createKey(w.t.app, user, { scopes, name: `k-${Math.random()}` })).key);
@@ -67,7 +67,7 @@ async function pythonTrace(): Promise<Trace> {
 describe('a Python run', () => {
   test("every SDK call a step, in order; the secret masked; the failed step, last frame and UI tree", async () => {
     const trace = await pythonTrace();
-    expect(trace).toMatchObject({ execution_id: pythonRun, status: 'failed', failed_step: 9, frames_capped: false, notes: [] });
+    expect(trace).toMatchObject({ execution_id: pythonRun, status: 'failed', failed_step: 9, frames_capped: false, notes: [], screen: { width: 1080, height: 2400 } });
     expect(trace.steps.map((s) => s.action)).toEqual(['app_open', 'tap', 'tap', 'tap', 'tap', 'tap', 'type', 'current_app', 'tap']);
     expect(trace.steps[6]!.args).toEqual({ text: '•••', secret: true });
     // Nowhere: not in the steps, not in the error that lists the screen's texts, not in the last UI tree.

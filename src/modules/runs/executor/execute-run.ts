@@ -66,7 +66,7 @@ export async function executeRun(deps: ExecutorDeps, claimed: ClaimedRun): Promi
     return failed('the pinned bundle does not match its bundle_sha, so it was not run');
   }
   const logs = new LogShipper(claimed.logs, { onLost: (error, lines) => deps.onLogsLost?.(error, lines.length) });
-  const trace = await deps.tracing?.begin(run);
+  const trace = await deps.tracing?.begin(run, claimed.driver);
   let outcome: RunOutcome | null = null;
   try {
     outcome = run.macro_kind === 'python' ? await executePython(deps, claimed, logs) : await executeBlocks(deps, claimed, logs, trace);

@@ -58,13 +58,15 @@ export class RunTracing {
   }
 
   /** Starts the run's trace (none under RUN_TRACE=off); a failure to start it never stops the run. */
-  async begin(run: TracedRun): Promise<RunTrace | undefined> {
+  async begin(run: TracedRun, driver?: DeviceDriver): Promise<RunTrace | undefined> {
     if (this.deps.settings.mode === 'off') return undefined;
     try {
       const history = await findRunByExecutionId(this.deps.db.kysely, run.user_id, run.execution_id);
       if (!history) return undefined;
       const startedMs = Date.now();
-      await createTrace(this.deps.db.kysely, { executionPk: history.id, userId: run.user_id, runId: run.id, startedMs, now: this.deps.clock.now() });
+      // Element bounds are in the screen's pixels; a viewer needs them to draw on scaled frames.
+      const screen = await driver?.screenSize().catch(() => undefined);
+      await createTrace(this.deps.db.kysely, { executionPk: history.id, userId: run.user_id, runId: run.id, startedMs, now: this.deps.clock.now(), screen });
       return { executionPk: history.id, recorder: this.recorder(history.id, { startedMs }) };
     } catch (error) {
       this.deps.log?.warn({ run_id: run.id, reason: messageOf(error) }, 'run trace: could not be started; the run goes on untraced');

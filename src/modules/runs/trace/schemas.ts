@@ -38,6 +38,12 @@ export const RunTrace = Type.Object(
     ended_at: Type.Optional(Type.String({ format: 'date-time', description: 'Absent while the run goes on' })),
     failed_step: Type.Optional(Type.Integer({ description: "A failed run: the seq of the last step whose outcome is error; absent when the failure was not a device action's" })),
     frames_capped: Type.Boolean({ description: 'RUN_TRACE_MAX_FRAMES was reached: later steps have no frames' }),
+    screen: Type.Optional(
+      Type.Object(
+        { width: Type.Integer(), height: Type.Integer() },
+        { description: "Our addition: the device's screen in pixels, which element bounds are in (frames are scaled down to 720 px), so a viewer can draw an element on its frame. Absent when the device could not say." },
+      ),
+    ),
     steps: Type.Array(TraceStepSchema),
     final_frame: Nullable(Type.String({ description: 'A failed run: the screen when it ended' })),
     final_ui_tree: Nullable(Type.Array(UiElementWithCenter, { description: 'A failed run: the UI tree when it ended' })),

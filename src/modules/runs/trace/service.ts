@@ -51,6 +51,7 @@ export class TraceService {
         ...(run.ended_at === null ? {} : { ended_at: toIso(run.ended_at) }),
         ...(failedStep === undefined ? {} : { failed_step: failedStep }),
         frames_capped: trace.framesCapped,
+        ...(trace.screen ? { screen: trace.screen } : {}),
         steps: trace.steps,
         final_frame: trace.finalFrame,
         final_ui_tree: trace.finalUiTree as RunTraceRecord['final_ui_tree'],

@@ -10,10 +10,10 @@ type Db = Kysely<Database>;
 /** The notes a trace keeps at most: the first failures say what went wrong. */
 const MAX_NOTES = 20;
 
-export async function createTrace(db: Db, row: { executionPk: number; userId: number; runId: number; startedMs: number; now: number }): Promise<void> {
+export async function createTrace(db: Db, row: { executionPk: number; userId: number; runId: number; startedMs: number; now: number; screen?: { width: number; height: number } }): Promise<void> {
   await db
     .insertInto('run_traces')
-    .values({ execution_pk: row.executionPk, user_id: row.userId, run_id: row.runId, started_ms: row.startedMs, created_at: row.now })
+    .values({ execution_pk: row.executionPk, user_id: row.userId, run_id: row.runId, started_ms: row.startedMs, created_at: row.now, screen_width: row.screen?.width ?? null, screen_height: row.screen?.height ?? null })
     .onConflict((oc) => oc.column('execution_pk').doNothing())
     .execute();
 }
@@ -77,11 +77,12 @@ export async function traceOfRun(db: Db, runId: number) {
 }
 
 export async function readTrace(db: Db, executionPk: number) {
-  const row = await db.selectFrom('run_traces').select(['frames_capped', 'final_frame', 'final_ui_tree', 'notes']).where('execution_pk', '=', executionPk).executeTakeFirst();
+  const row = await db.selectFrom('run_traces').select(['frames_capped', 'final_frame', 'final_ui_tree', 'notes', 'screen_width', 'screen_height']).where('execution_pk', '=', executionPk).executeTakeFirst();
   if (!row) return undefined;
   const steps = await db.selectFrom('run_trace_steps').select('body').where('execution_pk', '=', executionPk).orderBy('seq').execute();
   return {
     framesCapped: row.frames_capped === 1,
+    screen: row.screen_width === null || row.screen_height === null ? undefined : { width: Number(row.screen_width), height: Number(row.screen_height) },
     finalFrame: row.final_frame,
     finalUiTree: row.final_ui_tree === null ? null : (JSON.parse(row.final_ui_tree) as unknown[]),
     notes: JSON.parse(row.notes) as string[],
