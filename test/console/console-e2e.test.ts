@@ -94,7 +94,7 @@ describe.skipIf(skip !== null)(skip ? `web console end to end (skipped: ${skip})
   step('webhooks: endpoint, test delivery received and read, redelivered, custom event', webhooks, 90_000);
   step('proxies: imported with per-line errors, checked, assigned, revealed, usage', proxies, 90_000);
   step('the overview and the plan page', account, 30_000);
-  step('a cloud device: started, live view tapped, screenshot, APK installed, a block macro run, opened from the run history and stopped there, deleted', cloudDevice, 150_000);
+  step('a cloud device: started, live view tapped, screenshot, APK installed, a block macro run, opened from the run history and stopped there, a failed run’s trace, deleted', cloudDevice, 210_000);
   step('menu maps: an app explored on a cloud device, its map listed, drawn with thumbnails, deleted', menuMaps, 120_000);
   step('authoring: a session followed as a conversation, its question answered, its files installed into a macro; another stopped; the credits spent', authoring, 120_000);
   step('authoring without a model endpoint: the page says it is not configured and how', authoringNotConfigured, 60_000);

@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import { allModules } from '../../src/build-modules.js';
 import { buildApk } from '../modules/devices/hosts/helpers/build-apk.js';
 import { cloudRunNotFound, stopFromHistory } from './flows-cloud-history.js';
+import { failedRunTrace } from './flows-traces.js';
 import { createMacro } from './flows-macros.js';
 import { expectAccessible, SCREENSHOTS, VIEWPORT } from './harness.js';
 import { openFromNav, type World } from './world.js';
@@ -143,6 +144,7 @@ export async function cloudDevice(w: World): Promise<void> {
   await stopFromHistory(w, executionId);
   expect(await log.innerText()).not.toMatch(/never/);
   await cloudRunNotFound(w);
+  await failedRunTrace(w, id);
 
   // Stop the device, then delete it from the drawer.
   await openFromNav(page, 'Devices');

@@ -14,6 +14,7 @@ import { useAsync } from '../../lib/use-async';
 import { CloudRunPanel } from './CloudRunPanel';
 import { ReportRunModal } from './ReportRunModal';
 import { RunLog } from './RunLog';
+import { RunTrace } from './RunTrace';
 import { TEXT } from '../../theme';
 import { getRun } from './runs-api';
 
@@ -72,6 +73,11 @@ function RunDetail({ id, cloudRunId }: { id: number; cloudRunId?: number }) {
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Card><RunLog executionId={r.execution_id} running={r.status === 'running'} onTick={run.reload} /></Card>
         </Grid.Col>
+        {r.execution_id.startsWith('cr_') && (
+          <Grid.Col span={12}>
+            <RunTrace executionId={r.execution_id} macroId={r.macro_id ?? undefined} running={r.status === 'running'} />
+          </Grid.Col>
+        )}
       </Grid>
       <ReportRunModal opened={ending} run={r} onClose={() => setEnding(false)} onReported={run.reload} macros={[]} devices={[]} />
     </>
