@@ -14,7 +14,7 @@ import type { ActionEnv } from '../env.js';
 import { FrameBook, frameOf, TRACE_FRAME } from './frames.js';
 import { maskArgs, redactText, TypedSecrets } from './mask.js';
 import { type FrameRef, StepFrames } from './step-frames.js';
-import type { StepCall, TraceElement, TraceFrame, TraceStep, TraceWriter } from './step.js';
+import type { StepCall, TraceElement, TraceStep, TraceWriter } from './step.js';
 
 /** The "after" frame: first look this long after the action, then until two looks agree, at most SETTLE_MAX_MS. */
 const FIRST_LOOK_MS = 150;
@@ -81,8 +81,8 @@ export class TraceRecorder implements ActionTracer {
   private writing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private after: AfterSlot | null = null;
-  /** Frames by the SHA-1 of their file, so a picture seen before is not decoded again. */
-  private readonly decoded = new Map<string, TraceFrame>();
+  /** Frame ids by the SHA-1 of their file, so a picture seen before is not decoded again. */
+  private readonly decoded = new Map<string, string>();
   /** What the run typed as secret: hidden wherever a later step would show it. */
   readonly secrets = new TypedSecrets();
   /** When the last step began (wall clock): a recorder nobody used for long can be closed. */
@@ -165,11 +165,11 @@ export class TraceRecorder implements ActionTracer {
     // The same file is the same picture (one encoder, same pixels): only a new file is decoded.
     const file = createHash('sha1').update(jpeg).digest('hex');
     const ref = this.frames.then(async () => {
-      let frame = this.decoded.get(file);
-      if (!frame) {
-        frame = await frameOf(jpeg);
+      const known = this.decoded.get(file);
+      const frame = known ? { id: known, jpeg } : await frameOf(jpeg);
+      if (!known) {
         if (this.decoded.size >= DECODED_KEPT) this.decoded.clear();
-        this.decoded.set(file, frame);
+        this.decoded.set(file, frame.id);
       }
       return this.book.admit(frame);
     });
