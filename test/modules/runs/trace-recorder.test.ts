@@ -130,6 +130,21 @@ describe('a block run, traced', () => {
     expect(last.frame_after).toBeUndefined();
   });
 
+  test('an interrupt handled while a step waited is named in that step', async () => {
+    const { outcome, writer } = await traced({
+      version: 1,
+      interrupts: [{ when: { text: 'Keep shopping' }, do: { type: 'tap' } }],
+      steps: [
+        { type: 'open_app', package: DEMO_APP_PACKAGE },
+        { type: 'tap', element_id: 'row_beans' },
+        { type: 'tap', selector: { text: 'Add to cart' } },
+        { type: 'wait_for', selector: { text: 'Ceramic mug' }, timeout_ms: 3000 },
+      ],
+    });
+    expect(outcome.state, outcome.stateMessage ?? '').toBe('finished');
+    expect(writer.steps.map((s) => s.interrupts)).toEqual([[], [], [], ["tap text='Keep shopping'"]]);
+  });
+
   test('past RUN_TRACE_MAX_FRAMES steps go on without frames and the batch says frames_capped', async () => {
     const { writer } = await traced(SIGN_UP, { maxFrames: 2 });
     expect(writer.steps).toHaveLength(10);

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { allModules } from '../../../src/build-modules.js';
 import { DEMO_APP_PACKAGE } from '../../../src/modules/devices/index.js';
+import { traceWriter } from '../../../src/modules/runs/trace/store.js';
 import { sweepTraces } from '../../../src/modules/runs/trace/sweeper.js';
 import { blockMacro, closeWorld, cloudDevice, ended, startedRun, world, type World } from './helpers/device-run-world.js';
 import { removeTempDirs } from './helpers/runner.js';
@@ -65,6 +66,18 @@ describe('RUN_TRACE=on (default)', () => {
     expect(tree.length).toBeGreaterThan(3);
     expect(tree[0]).toMatchObject({ element_id: expect.any(String), bounds: expect.any(Object), center: expect.any(Object) });
     expect(steps.at(-1)).toMatchObject({ action: 'tap', outcome: 'error', error: { code: 'element_not_found' } });
+  });
+
+  test('a batch the store refuses is noted in the trace, and the steps stored before stay', async () => {
+    const { pk } = await runTo(w, OK);
+    const writer = traceWriter(w.t.db.kysely, pk, () => w.t.clock.now());
+    const [first] = (await rows(w, pk)).steps;
+    // The same seq again: the store refuses the batch as a whole.
+    await expect(writer.write({ steps: [first], frames: [], framesCapped: false })).rejects.toThrow();
+    await writer.note('steps 1 to 1 could not be stored: a test');
+    const { trace, steps } = await rows(w, pk);
+    expect(JSON.parse(trace!.notes)).toEqual(['steps 1 to 1 could not be stored: a test']);
+    expect(steps).toHaveLength(3);
   });
 
   test("deleting the run's history record deletes its trace, steps and frames, as its logs", async () => {

@@ -717,6 +717,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/executions/{execution_id}/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a run's trace
+         * @description Every device action of a cloud run in order (decisions.md §17): what it was called with, the element it acted on, its outcome and error, and the frames (screens) before and after it. A failed run adds `failed_step`, `final_frame` and `final_ui_tree`. Readable while the run goes on (the steps so far). 404 `not_found` for a run that is not yours (or does not exist); 404 `trace_not_found` for your run when it has no trace (RUN_TRACE off, or `failures` and the run finished; expired after RUN_TRACE_DAYS; a local run).
+         *
+         *     **Auth:** API key (`X-API-KEY`). Required scope: `runs:read`. The owner's signed-in session (the application) is accepted too, with full access.
+         */
+        get: operations["getExecutionTrace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/executions/{execution_id}/trace/frames/{frame_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one frame of a run trace
+         * @description A frame a step names (`frame_before`, `frame_after`, `final_frame`), as JPEG. Immutable: `ETag` is the frame id and `Cache-Control: private, max-age=31536000, immutable`; `If-None-Match` answers 304. 404 `not_found` for a run that is not yours (or does not exist); 404 `trace_not_found` for your run when it has no trace (RUN_TRACE off, or `failures` and the run finished; expired after RUN_TRACE_DAYS; a local run). A frame id the trace does not hold: 404 `not_found`.
+         *
+         *     **Auth:** API key (`X-API-KEY`). Required scope: `runs:read`. The owner's signed-in session (the application) is accepted too, with full access.
+         */
+        get: operations["getExecutionTraceFrame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/executions/{execution_id}/trace.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a run trace as one HTML page
+         * @description The trace as one self-contained HTML file to keep or send: the timeline, a filmstrip and each step's details, every frame inline as a data: URI, script and style inline; opened anywhere, even offline, it makes no request (its Content-Security-Policy allows none). 404 `not_found` for a run that is not yours (or does not exist); 404 `trace_not_found` for your run when it has no trace (RUN_TRACE off, or `failures` and the run finished; expired after RUN_TRACE_DAYS; a local run).
+         *
+         *     **Auth:** API key (`X-API-KEY`). Required scope: `runs:read`. The owner's signed-in session (the application) is accepted too, with full access.
+         */
+        get: operations["getExecutionTraceHtml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -919,6 +985,46 @@ export interface components {
             active: boolean;
             /** Format: date-time */
             created_at: string;
+        };
+        TraceStep: {
+            /** @description 1, 2, 3, … in the order the run performed them */
+            seq: number;
+            /** @description When the action began, ms since the run started */
+            at_ms: number;
+            duration_ms: number;
+            /** @description The device-action catalogue name without `device_` (`tap`, `type`, `app_open`, `wait_for`), or an SDK function outside it by its own name (`current_app`, `wait`) */
+            action: string;
+            /** @description As called; typed text of a `secret` call is "•••" */
+            args: {
+                [key: string]: unknown;
+            };
+            /** @description The element acted on, bounds in device pixels */
+            element?: {
+                text: string;
+                resource_id: string;
+                desc: string;
+                class: string;
+                bounds: {
+                    left: number;
+                    top: number;
+                    right: number;
+                    bottom: number;
+                };
+            };
+            /** @enum {string} */
+            outcome: "ok" | "error";
+            error?: {
+                code: string;
+                message: string;
+            };
+            /** @description The screen just before the action acted (for one that waited and gave up, when it gave up) */
+            frame_before?: string;
+            /** @description The screen once it settled after the action (at most 1 s later) */
+            frame_after?: string;
+            /** @description Interrupts handled while the action waited, as the run log names them */
+            interrupts: string[];
+            /** @description Block programs: the step in the program, e.g. steps.3.then.0 */
+            block_path?: string;
         };
     };
     responses: never;
@@ -6419,6 +6525,419 @@ export interface operations {
             };
             /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (`rate_limit_exceeded`): over the per-key or per-account limit (`X-RateLimit-Scope`); wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExecutionTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1 to 64 letters, digits, - and _ */
+                execution_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        execution_id: string;
+                        /**
+                         * @description The run history's status
+                         * @enum {string}
+                         */
+                        status: "running" | "completed" | "failed" | "stopped";
+                        /** Format: date-time */
+                        started_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Absent while the run goes on
+                         */
+                        ended_at?: string;
+                        /** @description A failed run: the seq of the last step whose outcome is error; absent when the failure was not a device action's */
+                        failed_step?: number;
+                        /** @description RUN_TRACE_MAX_FRAMES was reached: later steps have no frames */
+                        frames_capped: boolean;
+                        steps: components["schemas"]["TraceStep"][];
+                        /** @description A failed run: the screen when it ended */
+                        final_frame: string | null;
+                        final_ui_tree: {
+                            element_id: string;
+                            class: string;
+                            text: string;
+                            resource_id: string;
+                            content_desc: string;
+                            bounds: {
+                                left: number;
+                                top: number;
+                                right: number;
+                                bottom: number;
+                            };
+                            clickable: boolean;
+                            editable: boolean;
+                            /** @description A container that scrolls (a RecyclerView, a ScrollView); false on other elements */
+                            scrollable: boolean;
+                            focused?: boolean;
+                            center: {
+                                x: number;
+                                y: number;
+                            };
+                        }[] | null;
+                        /** @description Writes that failed while the run was recorded (steps missing from the trace); usually empty */
+                        notes: string[];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_api_key` (no `X-API-KEY`), `invalid_api_key` (unknown, revoked or expired key) or `api_key_not_user_scoped` (the owner account is gone). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payment required (`subscription_required`): the key's owner has no active subscription or trial. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (`rate_limit_exceeded`): over the per-key or per-account limit (`X-RateLimit-Scope`); wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExecutionTraceFrame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1 to 64 letters, digits, - and _ */
+                execution_id: string;
+                /** @description A frame of the trace: `fr_` + 24 hex of the SHA-256 of its pixels */
+                frame_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The frame as JPEG (longest edge 720 px, quality 70) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_api_key` (no `X-API-KEY`), `invalid_api_key` (unknown, revoked or expired key) or `api_key_not_user_scoped` (the owner account is gone). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payment required (`subscription_required`): the key's owner has no active subscription or trial. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (`rate_limit_exceeded`): over the per-key or per-account limit (`X-RateLimit-Scope`); wait for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExecutionTraceHtml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1 to 64 letters, digits, - and _ */
+                execution_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One self-contained HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_api_key` (no `X-API-KEY`), `invalid_api_key` (unknown, revoked or expired key) or `api_key_not_user_scoped` (the owner account is gone). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payment required (`subscription_required`): the key's owner has no active subscription or trial. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope` when the key's scopes do not cover this route (`details.required_scopes` lists what would), or a more precise code in the description. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -21,6 +21,8 @@ const FIRST_LOOK_MS = 150;
 const SETTLE_POLL_MS = 200;
 const SETTLE_MAX_MS = 1000;
 const FLUSH_MS = 250;
+/** Files remembered as decoded; past it the memory starts afresh (a run rarely shows this many screens). */
+const DECODED_KEPT = 256;
 const FLUSH_STEPS = 50;
 
 export interface RecorderOptions {
@@ -45,6 +47,13 @@ export interface ActionTracer {
 /** Runs `act` as a traced step when the run keeps a trace, else as it is. */
 export const tracedStep = <T>(tracer: ActionTracer | undefined, call: StepCall, env: ActionEnv, act: (env: ActionEnv) => Promise<T>): Promise<T> =>
   tracer ? tracer.step(call, env, act) : act(env);
+
+/** The previous step's pending "after" picture. */
+interface AfterSlot {
+  fill(frame: FrameRef): void;
+  hurry(): void;
+  driver: DeviceDriver;
+}
 
 type PendingStep = { step: TraceStep; before?: FrameRef; after?: FrameRef };
 
@@ -71,7 +80,9 @@ export class TraceRecorder implements ActionTracer {
   private frames: Promise<unknown> = Promise.resolve();
   private writing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
-  private after: { hurry: () => void; shot: Promise<unknown> } | null = null;
+  private after: AfterSlot | null = null;
+  /** Frame ids by the SHA-1 of their file, so a picture seen before is not decoded again. */
+  private readonly decoded = new Map<string, string>();
   /** What the run typed as secret: hidden wherever a later step would show it. */
   readonly secrets = new TypedSecrets();
   /** When the last step began (wall clock): a recorder nobody used for long can be closed. */
@@ -84,7 +95,7 @@ export class TraceRecorder implements ActionTracer {
 
   async step<T>(call: StepCall, env: ActionEnv, act: (env: ActionEnv) => Promise<T>): Promise<T> {
     // The previous step's "after" picture must not show this step's doing.
-    await this.hurryAfter();
+    this.hurryAfter();
     this.lastUsed = Date.now();
     const seq = this.seq++;
     this.secrets.remember(call.args);
@@ -126,7 +137,7 @@ export class TraceRecorder implements ActionTracer {
 
   /** Writes what is queued and waits for every write; the recorder can go on afterwards. */
   async flush(): Promise<void> {
-    await this.hurryAfter();
+    await this.settleAfter();
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.writeQueued();
@@ -140,7 +151,10 @@ export class TraceRecorder implements ActionTracer {
   private async shoot(driver: DeviceDriver): Promise<{ ref: FrameRef }> {
     try {
       const shot = await driver.screenshot(TRACE_FRAME);
-      return { ref: this.admit(shot.data) };
+      const ref = this.admit(shot.data);
+      // Taken after the previous action: it is that action's "after" if none was taken yet.
+      this.after?.fill(ref);
+      return { ref };
     } catch (error) {
       this.problem(`a frame could not be taken: ${messageOf(error)}`);
       return { ref: Promise.resolve(undefined) };
@@ -148,42 +162,81 @@ export class TraceRecorder implements ActionTracer {
   }
 
   private admit(jpeg: Buffer): FrameRef {
-    const ref = this.frames.then(async () => this.book.admit(await frameOf(jpeg)));
+    // The same file is the same picture (one encoder, same pixels): only a new file is decoded.
+    const file = createHash('sha1').update(jpeg).digest('hex');
+    const ref = this.frames.then(async () => {
+      const known = this.decoded.get(file);
+      const frame = known ? { id: known, jpeg } : await frameOf(jpeg);
+      if (!known) {
+        if (this.decoded.size >= DECODED_KEPT) this.decoded.clear();
+        this.decoded.set(file, frame.id);
+      }
+      return this.book.admit(frame);
+    });
     this.frames = ref.catch(() => undefined);
     return ref.catch((error: unknown) => (this.problem(`a frame could not be read: ${messageOf(error)}`), undefined));
   }
 
-  /** The "after" picture, taken in the background once two looks agree (at most 1 s), or at once when the next step comes. */
+  /**
+   * The "after" picture, off the action's path: taken in the background once two looks agree
+   * (at most 1 s after the action). When the next action begins first, the picture it takes
+   * before acting is the screen after this one, so it serves as this step's "after" too and
+   * no extra picture lies on the path; an action that takes none leaves the background to
+   * take it by the 1 s deadline.
+   */
   private startAfter(driver: DeviceDriver): FrameRef {
+    let resolve!: (ref: FrameRef) => void;
+    const ref = new Promise<FrameRef>((done) => (resolve = done));
+    let filled = false;
+    const fill = (frame: FrameRef) => {
+      if (filled) return;
+      filled = true;
+      if (this.after === slot) this.after = null;
+      resolve(frame);
+    };
     let hurry!: () => void;
-    const hurried = new Promise<void>((resolve) => (hurry = resolve));
-    let now = false;
-    const shot = (async () => {
+    const hurried = new Promise<void>((done) => (hurry = done));
+    let isHurried = false;
+    const slot: AfterSlot = { fill, hurry: () => ((isHurried = true), hurry()), driver };
+    this.after = slot;
+    void (async () => {
       const deadline = performance.now() + SETTLE_MAX_MS;
+      let last: Buffer | null = null;
       let previous: string | null = null;
       await sleep(FIRST_LOOK_MS, hurried);
-      for (;;) {
+      while (!filled) {
+        if (isHurried) {
+          // The next action is under way: the last look, if any, else the next capture (or the deadline).
+          if (last) return fill(this.admit(last));
+          await sleep(deadline - performance.now(), new Promise<void>((done) => void ref.then(() => done())));
+          if (filled) return;
+        }
         const picture = await driver.screenshot(TRACE_FRAME);
+        if (filled) return;
         const digest = createHash('sha1').update(picture.data).digest('hex');
-        if (now || digest === previous || performance.now() + SETTLE_POLL_MS >= deadline) return picture.data;
+        if (isHurried || digest === previous || performance.now() + SETTLE_POLL_MS >= deadline) return fill(this.admit(picture.data));
+        last = picture.data;
         previous = digest;
         await sleep(SETTLE_POLL_MS, hurried);
       }
-    })();
-    const ref = shot.then(
-      (jpeg) => this.admit(jpeg),
-      (error: unknown) => (this.problem(`a frame could not be taken: ${messageOf(error)}`), undefined),
-    );
-    this.after = { hurry: () => ((now = true), hurry()), shot: shot.catch(() => undefined) };
-    return ref;
+    })().catch((error: unknown) => {
+      this.problem(`a frame could not be taken: ${messageOf(error)}`);
+      fill(Promise.resolve(undefined));
+    });
+    return ref.then((frame) => frame);
   }
 
-  private async hurryAfter(): Promise<void> {
+  /** A new step began: the previous step's "after" picture is taken now or by the next capture. */
+  private hurryAfter(): void {
+    this.after?.hurry();
+  }
+
+  /** Takes the pending "after" picture at once (the run is ending). */
+  private async settleAfter(): Promise<void> {
     const after = this.after;
     if (!after) return;
-    this.after = null;
     after.hurry();
-    await after.shot;
+    after.fill((await this.shoot(after.driver)).ref);
   }
 
   private enqueue(pending: PendingStep): void {

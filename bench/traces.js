@@ -1,0 +1,223 @@
+#!/usr/bin/env node
+// @ts-check
+// Run traces (issue 32, decisions.md §17, "Cost"):
+// 1. A 50-step block macro on `sim`, traced at most 1.10× untraced: the block interpreter of
+//    the real app built from dist/, on one simulated device, rounds alternating untraced and
+//    traced side by side in one run; the traced rounds record through the catalogue's
+//    TraceRecorder into the real trace store (frames and steps written, batched, as a run's).
+//    The same macro is also measured as whole cloud runs (POST …/run until the run has ended,
+//    through the run worker, as a user waits for it) on two apps side by side, one with
+//    RUN_TRACE=on and one with RUN_TRACE=off, runs alternating.
+// 2. Stored trace bytes (frames and step JSON) per device-minute on Corner Shop and Daily Feed,
+//    at most 5 MB: a browsing macro on each app, traced, its stored bytes over its run time.
+//
+// Usage (after `npm run build`): node bench/traces.js [--engine sqlite|postgres] [--rounds N]
+import { cpus, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { TraceRecorder } from '../dist/modules/devices/index.js';
+import { runBlockProgram } from '../dist/modules/runs/blocks/interpreter.js';
+import { parseBlockProgram } from '../dist/modules/runs/blocks/validate.js';
+import { createTrace, traceWriter } from '../dist/modules/runs/trace/store.js';
+import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
+import { benchTarget, cleanupStack, percentile, request, round } from './lib.js';
+
+/**
+ * An app with its own storage and RUN_TRACE setting, its workers running, a ready cloud device
+ * and the 50-step macro: `run()` starts a cloud run and answers the ms until it has ended.
+ * @param {string} engine @param {string} mode @param {ReturnType<typeof cleanupStack>} cleanups
+ */
+async function cloudRunner(engine, mode, cleanups) {
+  const target = benchTarget(engine, `traces-${mode}`);
+  const { db, redis } = await openBenchEngine(target, { cleanups });
+  const app = await startBenchApp(benchAppDeps(benchConfig(target, { SIM_BOOT_MS: '20', RUN_TRACE: mode }), db, redis), cleanups);
+  const base = await listenLocally(app);
+  const workers = [...(app.modules.devices.workers ?? []), ...(app.modules.runs.workers ?? [])];
+  for (const worker of workers) worker.start();
+  cleanups.push(() => Promise.all(workers.map((worker) => worker.stop())));
+  const { auth } = await signUpOverHttp(base, `bench-runs-${mode}-${target.suffix}@example.com`, `pw-${target.suffix}`);
+  const device = await request(base, 'POST', '/api/hosted/devices', { body: { name: 'Phone' }, headers: auth });
+  await request(base, 'POST', `/api/hosted/devices/${device.id}/start`, { headers: auth });
+  await app.modules.devices.services.lifecycle.waitUntilReady(device.id, { timeoutMs: 10_000 });
+  const program = { version: 1, steps: [{ type: 'open_app', package: SHOP }, { type: 'repeat', times: 5, steps: SHOP_PASS }, { type: 'close_app', package: SHOP }] };
+  const macro = await request(base, 'POST', '/api/macros', { body: { name: 'Fifty', kind: 'block', blocks: program }, headers: auth });
+  return {
+    async run() {
+      const started = performance.now();
+      const run = await request(base, 'POST', `/api/hosted/devices/${device.id}/run`, { body: { macro_id: macro.id }, headers: auth });
+      for (;;) {
+        const now = await request(base, 'GET', `/api/hosted/runs/${run.id}`, { headers: auth });
+        if (['finished', 'failed', 'stopped'].includes(now.state)) {
+          if (now.state !== 'finished') throw new Error(`a cloud run ended ${now.state}: ${now.state_message}`);
+          return performance.now() - started;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
+  };
+}
+
+const GOAL_RATIO = 1.1;
+const GOAL_MB_PER_MINUTE = 5;
+const SHOP = 'com.example.shop';
+const FEED = 'com.example.feed';
+
+/** Ten steps a shopper's macro makes; five passes make the 50 traced steps. */
+const SHOP_PASS = [
+  { type: 'tap', element_id: 'row_mug' },
+  { type: 'wait_for', selector: { text: 'Add to cart' }, timeout_ms: 5000 },
+  { type: 'key', key: 'BACK' },
+  { type: 'wait_for', selector: { text: 'Corner Shop' }, timeout_ms: 5000 },
+  { type: 'tap', selector: { resource_id: 'row_beans' } },
+  { type: 'key', key: 'BACK' },
+  { type: 'swipe', from: { x: 540, y: 1800 }, to: { x: 540, y: 1000 }, ms: 150 },
+  { type: 'swipe', from: { x: 540, y: 1000 }, to: { x: 540, y: 1800 }, ms: 150 },
+  { type: 'tap', element_id: 'row_mug' },
+  { type: 'key', key: 'BACK' },
+];
+const FIFTY = { version: 1, steps: [{ type: 'repeat', times: 5, steps: SHOP_PASS }] };
+
+/** A reader of Daily Feed: scroll, open a post, save it, back; the rating dialog handled as an interrupt. */
+const FEED_READER = {
+  version: 1,
+  interrupts: [{ when: { text: 'Not now' }, do: { type: 'tap' } }],
+  steps: [
+    { type: 'open_app', package: FEED },
+    { type: 'wait_for', selector: { resource_id: 'post_row', index: 0 }, timeout_ms: 10_000 },
+    {
+      type: 'repeat',
+      times: 8,
+      steps: [
+        { type: 'swipe', from: { x: 540, y: 1900 }, to: { x: 540, y: 900 }, ms: 300 },
+        { type: 'wait', ms: 400 },
+        { type: 'tap', selector: { resource_id: 'post_row', index: 1 } },
+        { type: 'wait_for', selector: { resource_id: 'save' }, timeout_ms: 5000 },
+        { type: 'wait', ms: 800 },
+        { type: 'key', key: 'BACK' },
+        { type: 'wait_for', selector: { resource_id: 'post_row', index: 0 }, timeout_ms: 5000 },
+      ],
+    },
+    { type: 'close_app', package: FEED },
+  ],
+};
+const SHOP_SHOPPER = {
+  version: 1,
+  steps: [
+    { type: 'open_app', package: SHOP },
+    { type: 'wait_for', selector: { text: 'Corner Shop' }, timeout_ms: 5000 },
+    { type: 'repeat', times: 8, steps: [...SHOP_PASS.slice(0, 4), { type: 'wait', ms: 600 }, ...SHOP_PASS.slice(4, 8), { type: 'wait', ms: 600 }] },
+    { type: 'close_app', package: SHOP },
+  ],
+};
+
+async function main() {
+  const { values } = parseArgs({ options: { engine: { type: 'string', default: 'sqlite' }, rounds: { type: 'string', default: '6' } } });
+  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error('--engine must be sqlite or postgres');
+  const rounds = Number(values.rounds);
+  const target = benchTarget(values.engine, 'traces');
+  const cleanups = cleanupStack();
+  try {
+    const { db, redis } = await openBenchEngine(target, { cleanups });
+    const app = await startBenchApp(benchAppDeps(benchConfig(target, { SIM_BOOT_MS: '20' }), db, redis), cleanups);
+    const base = await listenLocally(app);
+    const workers = app.modules.devices.workers ?? [];
+    for (const worker of workers) worker.start();
+    cleanups.push(() => Promise.all(workers.map((worker) => worker.stop())));
+    const { auth, id: userId } = await signUpOverHttp(base, `bench-traces-${target.suffix}@example.com`, `pw-${target.suffix}`);
+    const device = await request(base, 'POST', '/api/hosted/devices', { body: { name: 'Traced phone' }, headers: auth });
+    await request(base, 'POST', `/api/hosted/devices/${device.id}/start`, { headers: auth });
+    await app.modules.devices.services.lifecycle.waitUntilReady(device.id, { timeoutMs: 10_000 });
+    const driver = await app.modules.devices.services.host.driver(device.id);
+    // Traces hang off a run's history record: local runs reported for the purpose.
+    const macro = await request(base, 'POST', '/api/macros', { body: { name: 'Traced', kind: 'python' }, headers: auth });
+    const local = await request(base, 'POST', '/api/emulator/devices', { body: { name: 'Desk', port: 5555 }, headers: auth });
+    let runs = 0;
+    const newTrace = async () => {
+      runs += 1;
+      const body = { execution_id: `bench-trace-${target.suffix}-${runs}`, status: 'running', macro_id: macro.id, device_id: local.id, execution_type: 'python', started_at: new Date().toISOString() };
+      const history = await request(base, 'POST', '/api/executions/report', { body, headers: auth });
+      await createTrace(db.kysely, { executionPk: history.id, userId, runId: -runs, startedMs: Date.now(), now: Date.now() });
+      const recorder = new TraceRecorder({ writer: traceWriter(db.kysely, history.id, () => Date.now()), startedMs: Date.now(), maxFrames: 500 });
+      return { pk: history.id, recorder };
+    };
+    const images = app.modules.images.services.screen;
+    /** @param {unknown} program @param {TraceRecorder | undefined} tracer */
+    const run = async (program, tracer) => {
+      const lines = [];
+      const started = performance.now();
+      const outcome = await runBlockProgram({ program: parseBlockProgram(program, 'blocks'), driver, userId, images, log: (/** @type {string} */ l) => lines.push(l), maxSeconds: 600, tracer });
+      const ms = performance.now() - started;
+      if (outcome.state !== 'finished') throw new Error(`the macro ended ${outcome.state}: ${outcome.stateMessage}`);
+      return ms;
+    };
+    /** @param {number} pk */
+    const storedBytes = async (pk) => {
+      const frames = await db.kysely.selectFrom('run_trace_frames').select((eb) => [eb.fn.sum('size_bytes').as('bytes'), eb.fn.countAll().as('n')]).where('execution_pk', '=', pk).executeTakeFirst();
+      const steps = await db.kysely.selectFrom('run_trace_steps').select(['body']).where('execution_pk', '=', pk).execute();
+      return { frames: Number(frames?.n ?? 0), frameBytes: Number(frames?.bytes ?? 0), steps: steps.length, stepBytes: steps.reduce((n, s) => n + Buffer.byteLength(s.body), 0) };
+    };
+
+    // 1. Side by side: untraced, traced, untraced, … on the same device and screen.
+    await driver.closeApp(SHOP);
+    await driver.openApp(SHOP);
+    await run(FIFTY, undefined); // warm-up: renders and caches every screen once
+    /** @type {{ untraced: number[], traced: number[] }} */
+    const times = { untraced: [], traced: [] };
+    let fiftySteps = 0;
+    for (let i = 0; i < rounds * 2; i++) {
+      const traced = i % 2 === 1;
+      const trace = traced ? await newTrace() : undefined;
+      times[traced ? 'traced' : 'untraced'].push(await run(FIFTY, trace?.recorder));
+      if (trace) {
+        await trace.recorder.flush();
+        fiftySteps = (await storedBytes(trace.pk)).steps;
+      }
+    }
+    const median = (/** @type {number[]} */ xs) => percentile([...xs].sort((a, b) => a - b), 50);
+    const ratio = median(times.traced) / median(times.untraced);
+
+    // 1b. Whole cloud runs, RUN_TRACE=on against RUN_TRACE=off, alternating.
+    const runners = { untraced: await cloudRunner(values.engine, 'off', cleanups), traced: await cloudRunner(values.engine, 'on', cleanups) };
+    await runners.untraced.run();
+    await runners.traced.run();
+    /** @type {{ untraced: number[], traced: number[] }} */
+    const cloud = { untraced: [], traced: [] };
+    for (let i = 0; i < rounds * 2; i++) {
+      const kind = i % 2 === 0 ? 'untraced' : 'traced';
+      cloud[kind].push(await runners[kind].run());
+    }
+    const cloudRatio = median(cloud.traced) / median(cloud.untraced);
+
+    // 2. Stored bytes per device-minute.
+    const perMinute = [];
+    for (const [label, program] of /** @type {const} */ ([['Corner Shop', SHOP_SHOPPER], ['Daily Feed', FEED_READER]])) {
+      const trace = await newTrace();
+      const ms = await run(program, trace.recorder);
+      await trace.recorder.flush();
+      const stored = await storedBytes(trace.pk);
+      const total = stored.frameBytes + stored.stepBytes;
+      perMinute.push({ label, ms, ...stored, total, mbPerMinute: total / 1e6 / (ms / 60_000) });
+    }
+
+    console.log(`\nrun-trace benchmark on ${values.engine}, ${rounds} rounds each, ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(`\n50-step block macro on sim (${fiftySteps} steps traced per run), alternating:`);
+    console.log('| run | median ms | min ms | max ms |\n|---|---|---|---|');
+    for (const kind of /** @type {const} */ (['untraced', 'traced'])) console.log(`| ${kind} | ${round(median(times[kind]))} | ${round(Math.min(...times[kind]))} | ${round(Math.max(...times[kind]))} |`);
+    console.log(`\ntraced / untraced (medians), the interpreter alone: ${round(ratio, 3)} (goal ≤ ${GOAL_RATIO}): ${ratio <= GOAL_RATIO ? 'PASS' : 'MISS'}`);
+    console.log('\nThe same macro as whole cloud runs (POST …/run until ended), RUN_TRACE=off and on side by side:');
+    console.log('| run | median ms | min ms | max ms |\n|---|---|---|---|');
+    for (const kind of /** @type {const} */ (['untraced', 'traced'])) console.log(`| ${kind} | ${round(median(cloud[kind]))} | ${round(Math.min(...cloud[kind]))} | ${round(Math.max(...cloud[kind]))} |`);
+    console.log(`\ntraced / untraced (medians), whole cloud runs: ${round(cloudRatio, 3)} (goal ≤ ${GOAL_RATIO}): ${cloudRatio <= GOAL_RATIO ? 'PASS' : 'MISS'}`);
+    console.log('\n| app | run s | steps | frames | frame bytes | step bytes | MB per device-minute |\n|---|---|---|---|---|---|---|');
+    for (const r of perMinute) console.log(`| ${r.label} | ${round(r.ms / 1000)} | ${r.steps} | ${r.frames} | ${r.frameBytes} | ${r.stepBytes} | ${round(r.mbPerMinute, 3)} |`);
+    const worst = Math.max(...perMinute.map((r) => r.mbPerMinute));
+    console.log(`\nworst ${round(worst, 3)} MB per device-minute (goal ≤ ${GOAL_MB_PER_MINUTE}): ${worst <= GOAL_MB_PER_MINUTE ? 'PASS' : 'MISS'}`);
+  } finally {
+    await cleanups.run();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
