@@ -6615,6 +6615,11 @@ export interface operations {
                         failed_step?: number;
                         /** @description RUN_TRACE_MAX_FRAMES was reached: later steps have no frames */
                         frames_capped: boolean;
+                        /** @description Our addition: the device's screen in pixels, which element bounds are in (frames are scaled down to 720 px), so a viewer can draw an element on its frame. Absent when the device could not say. */
+                        screen?: {
+                            width: number;
+                            height: number;
+                        };
                         steps: components["schemas"]["TraceStep"][];
                         /** @description A failed run: the screen when it ended */
                         final_frame: string | null;
