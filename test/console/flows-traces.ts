@@ -60,6 +60,8 @@ export async function failedRunTrace(w: World, deviceId: number): Promise<void> 
   await page.getByRole('list', { name: 'Filmstrip' }).getByRole('button', { name: /^2\s*tap\s*, failed/ }).click();
   await page.waitForLoadState('networkidle');
   await expectAccessible(page, 'run trace');
-  await page.getByRole('heading', { name: /^Trace/ }).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SCREENSHOTS}/run-trace.png`, fullPage: true, animations: 'disabled', caret: 'hide' });
+  // The trace card alone, for docs/runs.md.
+  const card = page.locator('.mantine-Card-root', { has: page.getByRole('heading', { name: /^Trace/ }) });
+  await card.scrollIntoViewIfNeeded();
+  await card.screenshot({ path: `${SCREENSHOTS}/run-trace.png`, animations: 'disabled', caret: 'hide' });
 }

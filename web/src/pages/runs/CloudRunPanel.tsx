@@ -45,7 +45,7 @@ export function CloudRunPanel({ cloudRunId, executionId, onChanged }: { cloudRun
         </Group>
       </Group>
       <DataList labelWidth={110} size="sm">
-        <DataList.Item><DataList.ItemLabel>State</DataList.ItemLabel><DataList.ItemValue><span role="status" data-testid="cloud-run-state">{r.state}</span>{r.state_message ? ` — ${r.state_message}` : ''}</DataList.ItemValue></DataList.Item>
+        <DataList.Item><DataList.ItemLabel>State</DataList.ItemLabel><DataList.ItemValue style={{ overflowWrap: 'anywhere' }}><span role="status" data-testid="cloud-run-state">{r.state}</span>{r.state_message ? ` — ${r.state_message}` : ''}</DataList.ItemValue></DataList.Item>
         <DataList.Item><DataList.ItemLabel>Started</DataList.ItemLabel><DataList.ItemValue>{r.started_at ? exactTime(r.started_at) : 'not yet'}</DataList.ItemValue></DataList.Item>
         <DataList.Item><DataList.ItemLabel>Finished</DataList.ItemLabel><DataList.ItemValue>{r.finished_at ? exactTime(r.finished_at) : '—'}</DataList.ItemValue></DataList.Item>
         <DataList.Item><DataList.ItemLabel>Bundle</DataList.ItemLabel><DataList.ItemValue><span className="mono">{r.bundle_sha.slice(0, 12)}</span></DataList.ItemValue></DataList.Item>
