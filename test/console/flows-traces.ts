@@ -63,5 +63,6 @@ export async function failedRunTrace(w: World, deviceId: number): Promise<void> 
   // The trace card alone, for docs/runs.md.
   const card = page.locator('.mantine-Card-root', { has: page.getByRole('heading', { name: /^Trace/ }) });
   await card.scrollIntoViewIfNeeded();
-  await card.screenshot({ path: `${SCREENSHOTS}/run-trace.png`, animations: 'disabled', caret: 'hide' });
+  // The fixed header would cover the card's top in an element screenshot.
+  await card.screenshot({ path: `${SCREENSHOTS}/run-trace.png`, animations: 'disabled', caret: 'hide', style: '.mantine-AppShell-header { visibility: hidden !important; }' });
 }
