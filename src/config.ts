@@ -12,7 +12,7 @@ import { type RunSandboxSettings, runSandboxSettings } from './lib/run-sandbox-s
 import { type RunTraceSettings, runTraceSettings } from './lib/run-trace-settings.js';
 import { currentIdentity, type RunAs, runAsFor, type ServiceIdentity } from './lib/run-user.js';
 import { keyFileIn, parseSecretKey } from './lib/secret-key.js';
-import { KEY_PATTERN } from './modules/api-keys/index.js';
+import { KEY_PATTERN } from './core/values.js';
 import { FIELD_GUIDE_PACKAGE, loadSimAppsDir, type SimApp } from './modules/devices/index.js';
 
 /** The settings as read from the environment, before start-up has resolved the secret key. */

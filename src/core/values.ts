@@ -89,3 +89,6 @@ export const SCHEDULE_TARGETS = ['device', 'group'] as const;
  * run (milliseconds); reads never show it. The others are the contract's (app-api.md).
  */
 export const OCCURRENCE_OUTCOMES = ['pending', 'started', 'skipped', 'missed'] as const;
+
+/** An API key as the contract writes it: `svc_` + 48 lowercase hex. Read by the key gate and by the settings (SVC_API_KEY). */
+export const KEY_PATTERN = /^svc_[0-9a-f]{48}$/;

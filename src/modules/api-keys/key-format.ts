@@ -1,10 +1,10 @@
 // The key: `svc_` + 48 lowercase hex from a cryptographic source. Only its SHA-256 is
 // stored; the listing shows its first twelve characters.
 import { randomBytes } from 'node:crypto';
-import type { ExpiryChoice, KeyState } from '../../core/values.js';
+import { type ExpiryChoice, KEY_PATTERN, type KeyState } from '../../core/values.js';
 import { sha256Hex } from '../../lib/crypto.js';
 
-export const KEY_PATTERN = /^svc_[0-9a-f]{48}$/;
+export { KEY_PATTERN };
 export const PREFIX_LENGTH = 12;
 
 export function generateKey(): { key: string; hash: string; prefix: string } {
