@@ -12,8 +12,8 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { entryNamed } from '../dist/modules/devices/index.js';
-import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
-import { benchTarget, cleanupStack, percentile, request, round } from './lib.js';
+import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, readySimPhone, startBenchApp } from './lib/engine.js';
+import { benchTarget, cleanupStack, percentile, round } from './lib.js';
 
 const GOAL_MS = 20;
 
@@ -27,14 +27,7 @@ async function main() {
     const { db, redis } = await openBenchEngine(target, { cleanups });
     const app = await startBenchApp(benchAppDeps(benchConfig(target, { SIM_BOOT_MS: '20' }), db, redis), cleanups);
     const base = await listenLocally(app);
-    const workers = app.modules.devices.workers ?? [];
-    for (const worker of workers) worker.start();
-    cleanups.push(() => Promise.all(workers.map((worker) => worker.stop())));
-    const { auth, id: userId } = await signUpOverHttp(base, `bench-locators-${target.suffix}@example.com`, `pw-${target.suffix}`);
-    const device = await request(base, 'POST', '/api/hosted/devices', { body: { name: 'Locator phone' }, headers: auth });
-    await request(base, 'POST', `/api/hosted/devices/${device.id}/start`, { headers: auth });
-    await app.modules.devices.services.lifecycle.waitUntilReady(device.id, { timeoutMs: 10_000 });
-    const driver = await app.modules.devices.services.host.driver(device.id);
+    const { userId, driver } = await readySimPhone(app, base, { label: 'locators', suffix: target.suffix, deviceName: 'Locator phone' }, cleanups);
     const env = { driver, owner: { userId }, vision: app.modules.images.services.screen };
     await driver.closeApp('com.example.shop');
     await driver.openApp('com.example.shop');

@@ -19,7 +19,7 @@ import { TraceRecorder } from '../dist/modules/devices/index.js';
 import { runBlockProgram } from '../dist/modules/runs/blocks/interpreter.js';
 import { parseBlockProgram } from '../dist/modules/runs/blocks/validate.js';
 import { createTrace, traceWriter } from '../dist/modules/runs/trace/store.js';
-import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
+import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, readySimPhone, startBenchApp } from './lib/engine.js';
 import { benchTarget, cleanupStack, percentile, request, round } from './lib.js';
 
 /**
@@ -32,13 +32,10 @@ async function cloudRunner(engine, mode, cleanups) {
   const { db, redis } = await openBenchEngine(target, { cleanups });
   const app = await startBenchApp(benchAppDeps(benchConfig(target, { SIM_BOOT_MS: '20', RUN_TRACE: mode }), db, redis), cleanups);
   const base = await listenLocally(app);
-  const workers = [...(app.modules.devices.workers ?? []), ...(app.modules.runs.workers ?? [])];
-  for (const worker of workers) worker.start();
-  cleanups.push(() => Promise.all(workers.map((worker) => worker.stop())));
-  const { auth } = await signUpOverHttp(base, `bench-runs-${mode}-${target.suffix}@example.com`, `pw-${target.suffix}`);
-  const device = await request(base, 'POST', '/api/hosted/devices', { body: { name: 'Phone' }, headers: auth });
-  await request(base, 'POST', `/api/hosted/devices/${device.id}/start`, { headers: auth });
-  await app.modules.devices.services.lifecycle.waitUntilReady(device.id, { timeoutMs: 10_000 });
+  const runWorkers = app.modules.runs.workers ?? [];
+  for (const worker of runWorkers) worker.start();
+  cleanups.push(() => Promise.all(runWorkers.map((worker) => worker.stop())));
+  const { auth, device } = await readySimPhone(app, base, { label: `runs-${mode}`, suffix: target.suffix, deviceName: 'Phone' }, cleanups);
   const program = { version: 1, steps: [{ type: 'open_app', package: SHOP }, { type: 'repeat', times: 5, steps: SHOP_PASS }, { type: 'close_app', package: SHOP }] };
   const macro = await request(base, 'POST', '/api/macros', { body: { name: 'Fifty', kind: 'block', blocks: program }, headers: auth });
   return {
@@ -120,14 +117,7 @@ async function main() {
     const { db, redis } = await openBenchEngine(target, { cleanups });
     const app = await startBenchApp(benchAppDeps(benchConfig(target, { SIM_BOOT_MS: '20' }), db, redis), cleanups);
     const base = await listenLocally(app);
-    const workers = app.modules.devices.workers ?? [];
-    for (const worker of workers) worker.start();
-    cleanups.push(() => Promise.all(workers.map((worker) => worker.stop())));
-    const { auth, id: userId } = await signUpOverHttp(base, `bench-traces-${target.suffix}@example.com`, `pw-${target.suffix}`);
-    const device = await request(base, 'POST', '/api/hosted/devices', { body: { name: 'Traced phone' }, headers: auth });
-    await request(base, 'POST', `/api/hosted/devices/${device.id}/start`, { headers: auth });
-    await app.modules.devices.services.lifecycle.waitUntilReady(device.id, { timeoutMs: 10_000 });
-    const driver = await app.modules.devices.services.host.driver(device.id);
+    const { auth, userId, driver } = await readySimPhone(app, base, { label: 'traces', suffix: target.suffix, deviceName: 'Traced phone' }, cleanups);
     // Traces hang off a run's history record: local runs reported for the purpose.
     const macro = await request(base, 'POST', '/api/macros', { body: { name: 'Traced', kind: 'python' }, headers: auth });
     const local = await request(base, 'POST', '/api/emulator/devices', { body: { name: 'Desk', port: 5555 }, headers: auth });

@@ -100,3 +100,23 @@ export async function signUpOverHttp(base, email, password) {
   const signedIn = await request(base, 'POST', '/api/auth/signup', { body: { email, password, name: 'Bench' } });
   return { id: /** @type {number} */ (signedIn.user.id), email: /** @type {string} */ (signedIn.user.email), auth: { authorization: `Bearer ${signedIn.session.token}` } };
 }
+
+/**
+ * A signed-up account with a ready simulated phone, made over HTTP as a person would, with the
+ * devices module's workers running (stopped by the cleanups): what the device benches start from.
+ * @param {any} app the built app (startBenchApp)
+ * @param {string} base its address (listenLocally)
+ * @param {{ label: string; suffix: string; deviceName: string }} who
+ * @param {CleanupStack} cleanups
+ */
+export async function readySimPhone(app, base, { label, suffix, deviceName }, cleanups) {
+  const workers = app.modules.devices.workers ?? [];
+  for (const worker of workers) worker.start();
+  cleanups.push(() => Promise.all(workers.map((/** @type {any} */ worker) => worker.stop())));
+  const { auth, id: userId } = await signUpOverHttp(base, `bench-${label}-${suffix}@example.com`, `pw-${suffix}`);
+  const device = await request(base, 'POST', '/api/hosted/devices', { body: { name: deviceName }, headers: auth });
+  await request(base, 'POST', `/api/hosted/devices/${device.id}/start`, { headers: auth });
+  await app.modules.devices.services.lifecycle.waitUntilReady(device.id, { timeoutMs: 10_000 });
+  const driver = await app.modules.devices.services.host.driver(device.id);
+  return { auth, userId, device, driver };
+}
