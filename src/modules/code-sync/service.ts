@@ -63,11 +63,10 @@ export class CodeSyncService {
     return macro;
   }
 
-  async state(ctx: ServiceContext, { id: macroId }: IdInput) {
-    await this.findCodeMacro(ctx.userId, macroId);
-    const current = await this.store.current(macroId);
-    if (!current) throw new NotFoundError('This macro has never been synced. Upload its code with POST /api/macros/{id}/code-snapshot.', 'code_not_synced');
-    return presentState(current);
+  async state(ctx: ServiceContext, input: IdInput) {
+    const { state } = await this.summary(ctx, input);
+    if (!state) throw new NotFoundError('This macro has never been synced. Upload its code with POST /api/macros/{id}/code-snapshot.', 'code_not_synced');
+    return state;
   }
 
   /** The console's view: the same state, or `synced: false` for a macro that never synced (no 404 to log). */

@@ -22,7 +22,7 @@ export function argsSummary(args: Record<string, unknown> | undefined): string {
   if (!args) return '';
   const shown = Object.entries(args).map(([key, value]) => {
     if (typeof value === 'string') return `${key}='${value.length > 40 ? `${value.slice(0, 40)}…` : value}'`;
-    if (value !== null && typeof value === 'object') return `${key}=${argsSummary(value as Record<string, unknown>).replace(/^/, '{')}}`;
+    if (value !== null && typeof value === 'object') return `${key}={${argsSummary(value as Record<string, unknown>)}}`;
     return `${key}=${String(value)}`;
   });
   return shown.join(', ');
