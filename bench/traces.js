@@ -150,7 +150,11 @@ async function main() {
     // 1. Side by side: untraced, traced, untraced, … on the same device and screen.
     await driver.closeApp(SHOP);
     await driver.openApp(SHOP);
-    await run(FIFTY, undefined); // warm-up: renders and caches every screen once
+    // Warm-up, once each way: every screen rendered and cached, the tracing code compiled.
+    await run(FIFTY, undefined);
+    const warm = await newTrace();
+    await run(FIFTY, warm.recorder);
+    await warm.recorder.flush();
     /** @type {{ untraced: number[], traced: number[] }} */
     const times = { untraced: [], traced: [] };
     let fiftySteps = 0;

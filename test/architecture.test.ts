@@ -209,6 +209,8 @@ const PROCESS_STATE: Record<string, string> = {
   'src/modules/devices/hosts/adb/unicode-ime.ts shipped': 'a memo of the shipped input-method APK',
   'src/modules/vision/opencv.ts loading': 'the one load of the OpenCV WebAssembly module',
   'src/modules/vision/match-pool.ts shared': "the process's one pool of matching threads, shared by the API and the runs thread (0025)",
+  'src/modules/devices/catalogue/trace/frames.ts idsOfFiles': 'a memo of frame ids by encoded buffer (weak: gone with the buffer); an id is a function of the bytes',
+  'src/modules/devices/hosts/sim/view.ts lastClock': "a memo of the status bar's clock text for the current minute",
 };
 
 describe('module-level state in src/', () => {

@@ -75,6 +75,13 @@ export interface Screenshot {
   height: number;
 }
 
+/** The screen at one moment, drawn only when asked (see `DeviceDriver.screenBeforeLastInput`). */
+export interface UndrawnScreen {
+  /** Equal keys are equal pictures, so one seen before needs no drawing; null when only drawing tells. */
+  readonly key: string | null;
+  draw(options: ScreenshotOptions): Promise<Screenshot>;
+}
+
 export interface TapOptions {
   /**
    * Report which element the tap hit, best effort: it never delays or cancels the tap. `sim`
@@ -117,6 +124,12 @@ export interface DeviceDriver {
   /** `adb` only: the device's proxy setting and reverses, for a run's proxy relay. */
   readonly proxyControl?: DeviceProxyControl;
   screenshot(options?: ScreenshotOptions): Promise<Screenshot>;
+  /**
+   * `sim` only: the screen as this driver's last input (tap, swipe, typed text, key, app
+   * opened or closed, APK installed) found it, undrawn; undefined when that input failed
+   * before it looked. A tracer's "before" picture at no cost on the input's path.
+   */
+  screenBeforeLastInput?(): UndrawnScreen | undefined;
   /** Every node of the foreground window, in document order. */
   uiTree(): Promise<UiElement[]>;
   /** The element the tap landed on (the topmost clickable one), or null (none, or not identified). */

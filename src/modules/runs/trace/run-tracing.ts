@@ -61,11 +61,10 @@ export class RunTracing {
   async begin(run: TracedRun, driver?: DeviceDriver): Promise<RunTrace | undefined> {
     if (this.deps.settings.mode === 'off') return undefined;
     try {
-      const history = await findRunByExecutionId(this.deps.db.kysely, run.user_id, run.execution_id);
-      if (!history) return undefined;
       const startedMs = Date.now();
       // Element bounds are in the screen's pixels; a viewer needs them to draw on scaled frames.
-      const screen = await driver?.screenSize().catch(() => undefined);
+      const [history, screen] = await Promise.all([findRunByExecutionId(this.deps.db.kysely, run.user_id, run.execution_id), driver?.screenSize().catch(() => undefined)]);
+      if (!history) return undefined;
       await createTrace(this.deps.db.kysely, { executionPk: history.id, userId: run.user_id, runId: run.id, startedMs, now: this.deps.clock.now(), screen });
       return { executionPk: history.id, recorder: this.recorder(history.id, { startedMs }) };
     } catch (error) {

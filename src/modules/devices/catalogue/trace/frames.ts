@@ -9,11 +9,28 @@ import type { TraceFrame } from './step.js';
 
 export const TRACE_FRAME: ScreenshotOptions = { format: 'jpeg', maxEdge: 720, quality: 70 };
 
+/**
+ * Frame ids of files already decoded, by the file itself: a renderer that keeps its encoded
+ * pictures (`sim`'s) hands out the same buffer for the same screen, run after run, and such a
+ * file is neither hashed nor decoded again. Buffers are never written after encoding.
+ */
+const idsOfFiles = new WeakMap<Buffer, string>();
+
+/** The frame of a file decoded before (this very buffer), if any. */
+export function knownFrameOf(jpeg: Buffer): TraceFrame | undefined {
+  const id = idsOfFiles.get(jpeg);
+  return id === undefined ? undefined : { id, jpeg };
+}
+
 /** The frame a screenshot becomes; its id hashes the decoded pixels, not the file. */
 export async function frameOf(jpeg: Buffer): Promise<TraceFrame> {
+  const known = knownFrameOf(jpeg);
+  if (known) return known;
   const { data, info } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
   const digest = createHash('sha256').update(`${info.width}x${info.height}x${info.channels}:`).update(data).digest('hex');
-  return { id: `fr_${digest.slice(0, 24)}`, jpeg };
+  const id = `fr_${digest.slice(0, 24)}`;
+  idsOfFiles.set(jpeg, id);
+  return { id, jpeg };
 }
 
 export class FrameBook {

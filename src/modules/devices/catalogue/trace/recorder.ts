@@ -3,18 +3,19 @@
 // What stays true:
 // - the action itself is never slowed by storage: steps and frames are queued and written in
 //   batches by a timer; only taking the "before" picture (and, when the next action comes
-//   before the screen settled, finishing the previous "after" one) lies on its path;
+//   before the screen settled, finishing the previous "after" one) lies on its path, and on
+//   `sim` not even that: the input names the screen it found, drawn later and only when new;
 // - a failed write never fails the action or the run: it is noted in the trace instead;
 // - frames are looked at in the order they were taken, so "equal to the previous one" holds.
 import { createHash } from 'node:crypto';
 import { AppError } from '../../../../core/errors.js';
 import { messageOf } from '../../../../lib/error-message.js';
-import type { DeviceDriver } from '../../hosts/types.js';
+import type { DeviceDriver, UndrawnScreen } from '../../hosts/types.js';
 import type { ActionEnv } from '../env.js';
-import { FrameBook, frameOf, TRACE_FRAME } from './frames.js';
+import { FrameBook, frameOf, knownFrameOf, TRACE_FRAME } from './frames.js';
 import { maskArgs, redactText, TypedSecrets } from './mask.js';
 import { type FrameRef, StepFrames } from './step-frames.js';
-import type { StepCall, TraceElement, TraceStep, TraceWriter } from './step.js';
+import type { StepCall, TraceElement, TraceFrame, TraceStep, TraceWriter } from './step.js';
 
 /** The "after" frame: first look this long after the action, then until two looks agree, at most SETTLE_MAX_MS. */
 const FIRST_LOOK_MS = 150;
@@ -24,6 +25,12 @@ const FLUSH_MS = 250;
 /** Files remembered as decoded; past it the memory starts afresh (a run rarely shows this many screens). */
 const DECODED_KEPT = 256;
 const FLUSH_STEPS = 50;
+
+/** Keeps `value` under `key`; past DECODED_KEPT entries the memory starts afresh. */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= DECODED_KEPT) map.clear();
+  map.set(key, value);
+}
 
 export interface RecorderOptions {
   writer: TraceWriter;
@@ -83,6 +90,8 @@ export class TraceRecorder implements ActionTracer {
   private after: AfterSlot | null = null;
   /** Frame ids by the SHA-1 of their file, so a picture seen before is not decoded again. */
   private readonly decoded = new Map<string, string>();
+  /** Frames by the key of the undrawn screen they are drawn from (`sim`), so it is drawn once. */
+  private readonly drawn = new Map<string, Promise<TraceFrame>>();
   /** What the run typed as secret: hidden wherever a later step would show it. */
   readonly secrets = new TypedSecrets();
   /** When the last step began (wall clock): a recorder nobody used for long can be closed. */
@@ -101,7 +110,7 @@ export class TraceRecorder implements ActionTracer {
     this.secrets.remember(call.args);
     const atMs = Math.max(0, Date.now() - this.options.startedMs);
     const started = performance.now();
-    const frames = new StepFrames(env.driver, (driver) => this.shoot(driver));
+    const frames = new StepFrames(env.driver, (driver) => this.shoot(driver), (screen) => this.admitUndrawn(screen));
     const interrupts: string[] = [];
     const traced: ActionEnv = {
       ...env,
@@ -161,18 +170,47 @@ export class TraceRecorder implements ActionTracer {
     }
   }
 
-  private admit(jpeg: Buffer): FrameRef {
-    // The same file is the same picture (one encoder, same pixels): only a new file is decoded.
-    const file = createHash('sha1').update(jpeg).digest('hex');
-    const ref = this.frames.then(async () => {
-      const known = this.decoded.get(file);
-      const frame = known ? { id: known, jpeg } : await frameOf(jpeg);
-      if (!known) {
-        if (this.decoded.size >= DECODED_KEPT) this.decoded.clear();
-        this.decoded.set(file, frame.id);
+  /**
+   * A screen an input found (`sim`): drawn, off the input's path, only when its key is new; a
+   * screen seen before is the frame it became then, with nothing drawn, hashed or decoded.
+   * Frames are admitted in capture order, so "equal to the previous one" holds.
+   */
+  private admitUndrawn(screen: UndrawnScreen): FrameRef {
+    const { key } = screen;
+    let frame = key === null ? undefined : this.drawn.get(key);
+    if (!frame) {
+      frame = screen.draw(TRACE_FRAME).then((shot) => this.frameOfFile(shot.data));
+      if (key !== null) {
+        remember(this.drawn, key, frame);
+        frame.catch(() => this.drawn.get(key) === frame && this.drawn.delete(key));
       }
-      return this.book.admit(frame);
-    });
+    }
+    const pending = frame;
+    const ref = this.inOrder(async () => this.book.admit(await pending));
+    // Found after the previous action: it is that action's "after" if none was taken yet.
+    this.after?.fill(ref);
+    return ref;
+  }
+
+  private admit(jpeg: Buffer): FrameRef {
+    const frame = this.frameOfFile(jpeg);
+    return this.inOrder(async () => this.book.admit(await frame));
+  }
+
+  /** The frame a file is: the same file is the same picture (one encoder, same pixels), so only a new file is decoded. */
+  private async frameOfFile(jpeg: Buffer): Promise<TraceFrame> {
+    const same = knownFrameOf(jpeg);
+    if (same) return same;
+    const file = createHash('sha1').update(jpeg).digest('hex');
+    const known = this.decoded.get(file);
+    if (known) return { id: known, jpeg };
+    const frame = await frameOf(jpeg);
+    remember(this.decoded, file, frame.id);
+    return frame;
+  }
+
+  private inOrder(next: () => Promise<string | undefined>): FrameRef {
+    const ref = this.frames.then(next);
     this.frames = ref.catch(() => undefined);
     return ref.catch((error: unknown) => (this.problem(`a frame could not be read: ${messageOf(error)}`), undefined));
   }

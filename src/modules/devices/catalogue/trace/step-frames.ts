@@ -3,7 +3,9 @@
 // opened or closed), so an action that first waited for its element shows the screen it
 // acted on, not the one it started on. An interrupt handled during the wait re-arms it: the
 // frame then shows the screen after the interrupt, right before the step's own input.
-import type { DeviceDriver } from '../../hosts/types.js';
+// A driver that tells which screen its input found (`sim`) is asked after the input instead:
+// the same picture, with nothing taken on the input's path.
+import type { DeviceDriver, UndrawnScreen } from '../../hosts/types.js';
 
 const INPUTS = new Set<PropertyKey>(['tap', 'swipe', 'typeText', 'pressKey', 'openApp', 'closeApp', 'installApk']);
 
@@ -16,11 +18,23 @@ export class StepFrames {
   before: FrameRef | undefined;
   private armed = true;
 
-  constructor(inner: DeviceDriver, capture: (driver: DeviceDriver) => Promise<{ ref: FrameRef }>) {
+  constructor(inner: DeviceDriver, capture: (driver: DeviceDriver) => Promise<{ ref: FrameRef }>, found: (screen: UndrawnScreen) => FrameRef) {
     const takeBefore = async (target: DeviceDriver) => {
       if (!this.armed) return;
       this.armed = false;
       this.before = (await capture(target)).ref;
+    };
+    /** Runs the input, then names the screen it found as the "before" picture (when armed). */
+    const foundBefore = async (target: DeviceDriver, input: () => Promise<unknown>) => {
+      const armed = this.armed;
+      this.armed = false;
+      try {
+        return await input();
+      } finally {
+        const screen = armed ? target.screenBeforeLastInput?.() : undefined;
+        if (screen) this.before = found(screen);
+        else if (armed) this.armed = true;
+      }
     };
     const inputStarted = () => (this.inputStarted = true);
     this.driver = new Proxy(inner, {
@@ -29,6 +43,12 @@ export class StepFrames {
         if (typeof value !== 'function') return value;
         const method = value as (...args: unknown[]) => Promise<unknown>;
         if (!INPUTS.has(property)) return method.bind(target);
+        if (typeof target.screenBeforeLastInput === 'function') {
+          return (...args: unknown[]) => {
+            inputStarted();
+            return foundBefore(target, () => method.apply(target, args));
+          };
+        }
         return async (...args: unknown[]) => {
           await takeBefore(target);
           inputStarted();

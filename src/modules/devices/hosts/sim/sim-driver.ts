@@ -8,13 +8,14 @@ import { withApkFile } from '../apk/source.js';
 import { AppNotInstalledError } from '../errors.js';
 import { checkActivity, checkDuration, checkPackage, checkPoint, checkScreenshotOptions, checkText } from '../input-checks.js';
 import { parseAndroidKey } from '../keys.js';
-import type { ApkInfo, ApkSource, CurrentApp, DeviceDriver, InstalledApp, Screenshot, ScreenshotOptions, ScreenSize, TapOptions, UiElement } from '../types.js';
+import type { ApkInfo, ApkSource, CurrentApp, DeviceDriver, InstalledApp, Screenshot, ScreenshotOptions, ScreenSize, TapOptions, UiElement, UndrawnScreen } from '../types.js';
 import { SIM_SCREEN } from './app-schema.js';
 import type { SimCatalogue } from './catalogue.js';
 import { applyFault, type SimFaultInjector, type SimOperation } from './faults.js';
 import { applyCloseApp, applyKey, applyOpenApp, applySwipe, applyTap, applyText } from './input.js';
 import { screenForActivity } from './navigation.js';
 import type { ScreenRenderer } from './render/raster.js';
+import { undrawnScreen } from './undrawn-screen.js';
 import type { SimRecord, SimStore } from './store.js';
 import { buildView, type SimWorld, toUiElement, uiTreeOf } from './view.js';
 
@@ -41,9 +42,21 @@ export class SimDriver implements DeviceDriver {
     return this.world(await this.deps.store.loadBooted(this.deviceId));
   }
 
+  /** The screen the last input found (screenBeforeLastInput); every input forgets it first, so one refused before it looked offers none. */
+  private lastInputFound: UndrawnScreen | undefined;
+
+  screenBeforeLastInput(): UndrawnScreen | undefined {
+    return this.lastInputFound;
+  }
+
+  /** Applies an input to the stored state, remembering the screen it found. */
   private async change<T>(operation: SimOperation, apply: (world: SimWorld) => T): Promise<T> {
     await applyFault(this.deps.faults, operation, this.deviceId);
-    return this.deps.store.update(this.deviceId, (record) => apply(this.world(record)));
+    return this.deps.store.update(this.deviceId, (record, stored) => {
+      const world = this.world(record);
+      this.lastInputFound = undrawnScreen(world, stored, this.deps.renderer);
+      return apply(world);
+    });
   }
 
   async screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
@@ -56,12 +69,14 @@ export class SimDriver implements DeviceDriver {
   }
 
   async tap(x: number, y: number, _options?: TapOptions): Promise<UiElement | null> {
+    this.lastInputFound = undefined;
     checkPoint(SIM_SCREEN, x, y);
     const hit = await this.change('tap', (world) => applyTap(world, x, y));
     return hit ? toUiElement(hit) : null;
   }
 
   async swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number): Promise<void> {
+    this.lastInputFound = undefined;
     checkPoint(SIM_SCREEN, x1, y1, ['x1', 'y1']);
     checkPoint(SIM_SCREEN, x2, y2, ['x2', 'y2']);
     checkDuration(durationMs);
@@ -69,16 +84,19 @@ export class SimDriver implements DeviceDriver {
   }
 
   async typeText(text: string): Promise<void> {
+    this.lastInputFound = undefined;
     checkText(text);
     await this.change('typeText', (world) => applyText(world, text));
   }
 
   async pressKey(key: string): Promise<void> {
+    this.lastInputFound = undefined;
     const parsed = parseAndroidKey(key);
     await this.change('pressKey', (world) => applyKey(world, parsed));
   }
 
   async openApp(pkg: string, options: { activity?: string } = {}): Promise<void> {
+    this.lastInputFound = undefined;
     checkPackage(pkg);
     if (options.activity !== undefined) checkActivity(options.activity);
     await this.change('openApp', (world) => {
@@ -94,6 +112,7 @@ export class SimDriver implements DeviceDriver {
   }
 
   async closeApp(pkg: string): Promise<void> {
+    this.lastInputFound = undefined;
     checkPackage(pkg);
     await this.change('closeApp', (world) => {
       if (!world.installed.some((a) => a.package === pkg)) throw new AppNotInstalledError(pkg);
@@ -107,10 +126,12 @@ export class SimDriver implements DeviceDriver {
   }
 
   async installApk(source: ApkSource): Promise<ApkInfo> {
+    this.lastInputFound = undefined;
     await applyFault(this.deps.faults, 'installApk', this.deviceId);
     await this.deps.store.loadBooted(this.deviceId);
     const info = await withApkFile(source, readApkManifest);
-    await this.deps.store.update(this.deviceId, (record) => {
+    await this.deps.store.update(this.deviceId, (record, stored) => {
+      this.lastInputFound = undrawnScreen(this.world(record), stored, this.deps.renderer);
       const entry = { package: info.package, label: info.label, version_name: info.version_name, version_code: info.version_code, source: 'apk' as const };
       record.installed = [...record.installed.filter((a) => a.package !== info.package), entry];
     });

@@ -46,13 +46,14 @@ export class SimStore {
 
   /**
    * Applies `change` to a booted device's record and stores it. `change` may run more than
-   * once (after a clash), so it must only touch the record it is given.
+   * once (after a clash), so it must only touch the record it is given; it gets the record's
+   * state and installed apps as stored too (`[state, installed]`), untouched by the change.
    */
-  async update<T>(deviceId: number, change: (record: SimRecord) => T): Promise<T> {
+  async update<T>(deviceId: number, change: (record: SimRecord, stored: string) => T): Promise<T> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const record = await this.loadBooted(deviceId);
       const before = JSON.stringify([record.state, record.installed]);
-      const result = change(record);
+      const result = change(record, before);
       if (JSON.stringify([record.state, record.installed]) === before) return result;
       const written = await this.db.kysely
         .updateTable('sim_devices')

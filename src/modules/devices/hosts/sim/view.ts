@@ -61,11 +61,19 @@ export function isToggle(element: Pick<SimElement, 'class'>): boolean {
   return TOGGLE_CLASS.test(element.class);
 }
 
+// Intl formatting costs tens of microseconds a call and every picture and UI tree asks for the
+// clock: one formatter, and the last minute's answer kept (the text changes once a minute).
+const DATE_FORMAT = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long' });
+let lastClock: { minute: number; text: { time: string; date: string } } | null = null;
+
 function clockText(now: number): { time: string; date: string } {
+  const minute = Math.floor(now / 60_000);
+  if (lastClock?.minute === minute) return lastClock.text;
   const at = new Date(now);
   const time = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
-  const date = at.toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long' });
-  return { time, date };
+  const text = { time, date: DATE_FORMAT.format(at) };
+  lastClock = { minute, text };
+  return text;
 }
 
 /** The app in front (the launcher, a described app, or a bare APK's placeholder). */
