@@ -130,6 +130,8 @@ export interface DeviceDriver {
    * before it looked. A tracer's "before" picture at no cost on the input's path.
    */
   screenBeforeLastInput?(): UndrawnScreen | undefined;
+  /** `sim` only: the screen now, undrawn (a screenshot whose drawing waits until asked, and is skipped for a key seen before). */
+  screenNow?(): Promise<UndrawnScreen>;
   /** Every node of the foreground window, in document order. */
   uiTree(): Promise<UiElement[]>;
   /** The element the tap landed on (the topmost clickable one), or null (none, or not identified). */

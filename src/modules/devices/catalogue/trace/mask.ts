@@ -24,8 +24,11 @@ export function redactText(text: string): string {
 function redactValue(value: unknown): unknown {
   if (typeof value === 'string') return redactText(value);
   if (Array.isArray(value)) return value.map(redactValue);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactValue(v)]));
-  return value;
+  if (value === null || typeof value !== 'object') return value;
+  // A copy, so the trace keeps the arguments as they were called; every step passes here, so a plain loop.
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = redactValue((value as Record<string, unknown>)[key]);
+  return out;
 }
 
 /** The arguments as the trace keeps them: `text` of a `secret` call masked, credentials redacted. */

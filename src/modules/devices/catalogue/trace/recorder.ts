@@ -64,11 +64,11 @@ interface AfterSlot {
 
 type PendingStep = { step: TraceStep; before?: FrameRef; after?: FrameRef };
 
-const sleep = (ms: number, cut: Promise<void>) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    void cut.then(() => (clearTimeout(timer), resolve()));
-  });
+/** A look at the screen: `same` is equal for two looks at the same picture; `keep` admits it as a frame. */
+interface Glance {
+  same: string;
+  keep(): FrameRef;
+}
 
 /** The element an answer names (`hit` of a tap, `element` of the others), as the trace keeps it. */
 function elementOf(answer: unknown): TraceElement | undefined {
@@ -110,7 +110,12 @@ export class TraceRecorder implements ActionTracer {
     this.secrets.remember(call.args);
     const atMs = Math.max(0, Date.now() - this.options.startedMs);
     const started = performance.now();
-    const frames = new StepFrames(env.driver, (driver) => this.shoot(driver), (screen) => this.admitUndrawn(screen));
+    const frames = new StepFrames(env.driver, (driver) => this.shoot(driver), (screen) => {
+      const ref = this.admitUndrawn(screen);
+      // Found after the previous action: it is that action's "after" if none was taken yet.
+      this.after?.fill(ref);
+      return ref;
+    });
     const interrupts: string[] = [];
     const traced: ActionEnv = {
       ...env,
@@ -159,8 +164,7 @@ export class TraceRecorder implements ActionTracer {
   /** Takes a picture now; its frame id follows once it has been compared and admitted. */
   private async shoot(driver: DeviceDriver): Promise<{ ref: FrameRef }> {
     try {
-      const shot = await driver.screenshot(TRACE_FRAME);
-      const ref = this.admit(shot.data);
+      const ref = (await this.glance(driver)).keep();
       // Taken after the previous action: it is that action's "after" if none was taken yet.
       this.after?.fill(ref);
       return { ref };
@@ -186,10 +190,20 @@ export class TraceRecorder implements ActionTracer {
       }
     }
     const pending = frame;
-    const ref = this.inOrder(async () => this.book.admit(await pending));
-    // Found after the previous action: it is that action's "after" if none was taken yet.
-    this.after?.fill(ref);
-    return ref;
+    return this.inOrder(async () => this.book.admit(await pending));
+  }
+
+  /**
+   * One look at the screen: what tells two looks apart, and the frame it becomes if kept. On
+   * `sim` the screen's key, drawn only when kept and new; elsewhere a screenshot and its hash.
+   */
+  private async glance(driver: DeviceDriver): Promise<Glance> {
+    if (driver.screenNow) {
+      const screen = await driver.screenNow();
+      if (screen.key !== null) return { same: screen.key, keep: () => this.admitUndrawn(screen) };
+    }
+    const shot = await driver.screenshot(TRACE_FRAME);
+    return { same: createHash('sha1').update(shot.data).digest('hex'), keep: () => this.admit(shot.data) };
   }
 
   private admit(jpeg: Buffer): FrameRef {
@@ -223,44 +237,48 @@ export class TraceRecorder implements ActionTracer {
    * take it by the 1 s deadline.
    */
   private startAfter(driver: DeviceDriver): FrameRef {
+    // Timers rather than a loop of sleeps: most steps are followed by the next at once, and
+    // then this costs one promise and one timer, set and cleared.
     let resolve!: (ref: FrameRef) => void;
     const ref = new Promise<FrameRef>((done) => (resolve = done));
+    const deadline = performance.now() + SETTLE_MAX_MS;
     let filled = false;
+    let hurried = false;
+    let last: Glance | null = null;
+    let timer: NodeJS.Timeout | undefined;
     const fill = (frame: FrameRef) => {
       if (filled) return;
       filled = true;
+      clearTimeout(timer);
       if (this.after === slot) this.after = null;
       resolve(frame);
     };
-    let hurry!: () => void;
-    const hurried = new Promise<void>((done) => (hurry = done));
-    let isHurried = false;
-    const slot: AfterSlot = { fill, hurry: () => ((isHurried = true), hurry()), driver };
+    const look = async () => {
+      const seen = await this.glance(driver);
+      if (filled) return;
+      if (hurried || seen.same === last?.same || performance.now() + SETTLE_POLL_MS >= deadline) return fill(seen.keep());
+      last = seen;
+      timer = setTimeout(lookLater, SETTLE_POLL_MS);
+    };
+    const lookLater = () =>
+      void look().catch((error: unknown) => {
+        this.problem(`a frame could not be taken: ${messageOf(error)}`);
+        fill(Promise.resolve(undefined));
+      });
+    const slot: AfterSlot = {
+      fill,
+      driver,
+      hurry: () => {
+        if (hurried || filled) return;
+        hurried = true;
+        // The next action is under way: the last look, if any; else the next capture, or a look at the deadline.
+        if (last) return fill(last.keep());
+        clearTimeout(timer);
+        timer = setTimeout(lookLater, Math.max(0, deadline - performance.now()));
+      },
+    };
     this.after = slot;
-    void (async () => {
-      const deadline = performance.now() + SETTLE_MAX_MS;
-      let last: Buffer | null = null;
-      let previous: string | null = null;
-      await sleep(FIRST_LOOK_MS, hurried);
-      while (!filled) {
-        if (isHurried) {
-          // The next action is under way: the last look, if any, else the next capture (or the deadline).
-          if (last) return fill(this.admit(last));
-          await sleep(deadline - performance.now(), new Promise<void>((done) => void ref.then(() => done())));
-          if (filled) return;
-        }
-        const picture = await driver.screenshot(TRACE_FRAME);
-        if (filled) return;
-        const digest = createHash('sha1').update(picture.data).digest('hex');
-        if (isHurried || digest === previous || performance.now() + SETTLE_POLL_MS >= deadline) return fill(this.admit(picture.data));
-        last = picture.data;
-        previous = digest;
-        await sleep(SETTLE_POLL_MS, hurried);
-      }
-    })().catch((error: unknown) => {
-      this.problem(`a frame could not be taken: ${messageOf(error)}`);
-      fill(Promise.resolve(undefined));
-    });
+    timer = setTimeout(lookLater, FIRST_LOOK_MS);
     return ref.then((frame) => frame);
   }
 

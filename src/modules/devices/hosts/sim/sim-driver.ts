@@ -54,7 +54,7 @@ export class SimDriver implements DeviceDriver {
     await applyFault(this.deps.faults, operation, this.deviceId);
     return this.deps.store.update(this.deviceId, (record, stored) => {
       const world = this.world(record);
-      this.lastInputFound = undrawnScreen(world, stored, this.deps.renderer);
+      this.lastInputFound = undrawnScreen(world, this.deps.renderer, stored);
       return apply(world);
     });
   }
@@ -62,6 +62,10 @@ export class SimDriver implements DeviceDriver {
   async screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
     checkScreenshotOptions(options);
     return this.deps.renderer.render(buildView(await this.read('screenshot')), options);
+  }
+
+  async screenNow(): Promise<UndrawnScreen> {
+    return undrawnScreen(await this.read('screenshot'), this.deps.renderer);
   }
 
   async uiTree(): Promise<UiElement[]> {
@@ -131,7 +135,7 @@ export class SimDriver implements DeviceDriver {
     await this.deps.store.loadBooted(this.deviceId);
     const info = await withApkFile(source, readApkManifest);
     await this.deps.store.update(this.deviceId, (record, stored) => {
-      this.lastInputFound = undrawnScreen(this.world(record), stored, this.deps.renderer);
+      this.lastInputFound = undrawnScreen(this.world(record), this.deps.renderer, stored);
       const entry = { package: info.package, label: info.label, version_name: info.version_name, version_code: info.version_code, source: 'apk' as const };
       record.installed = [...record.installed.filter((a) => a.package !== info.package), entry];
     });

@@ -43,13 +43,18 @@ export function pictureKey(world: SimWorld): string {
   return JSON.stringify([Math.floor(now / 60_000), uptimeMinutes, app.package, momentKey(screen, app.package, state, now), below, state.fields, state.focus, state.keyboard, home]);
 }
 
-/** The screen of `serialized` (`[state, installed]` as the store keeps them) at `now`, drawn on demand. */
-export function undrawnScreen(world: SimWorld, serialized: string, renderer: ScreenRenderer): UndrawnScreen {
+/**
+ * The world's screen, drawn on demand. `stored` is the state and installed apps as the store
+ * keeps them (`[state, installed]`), for a world an input is about to change; without it the
+ * world itself is kept, so it must be one nobody changes (a record read for this look).
+ */
+export function undrawnScreen(world: SimWorld, renderer: ScreenRenderer, stored?: string): UndrawnScreen {
   const { catalogue, now } = world;
   return {
     key: pictureKey(world),
     draw(options: ScreenshotOptions): Promise<Screenshot> {
-      const [state, installed] = JSON.parse(serialized) as [SimState, SimInstalledApp[]];
+      if (stored === undefined) return renderer.render(buildView(world), options);
+      const [state, installed] = JSON.parse(stored) as [SimState, SimInstalledApp[]];
       return renderer.render(buildView({ state, installed, catalogue, now }), options);
     },
   };
