@@ -7,6 +7,7 @@
 // thread queue their webhook deliveries.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -25,15 +26,26 @@ let w: CloudWorld;
 let child: SvcProcess;
 let base: string;
 
+/** A port free a moment ago: the child's BASE_URL must name its own address, where a Python run's device calls go. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 beforeAll(async () => {
   const clock = new ManualClock(Date.now());
+  const port = await freePort();
   const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
   w = TEST_DATABASE_URL ? await cloudWorld({ clock, env }) : await cloudWorld({ clock, env, shareWith: { ...newStorage(), sqliteFile: sqliteFileIn(dir) } });
   child = spawnSvc('serve', {
     SECRET_KEY: randomBytes(32).toString('hex'),
     DATA_DIR: dir,
-    PORT: '0',
+    PORT: String(port),
     HOST: '127.0.0.1',
+    BASE_URL: `http://127.0.0.1:${port}`,
     DATABASE_URL: databaseUrlFor(w.t.storage.pgSchema),
     RUNS_DIR: tempDir(),
     SIM_BOOT_MS: '0',
@@ -86,6 +98,33 @@ describe(`serve runs cloud runs on its own thread (${TEST_DATABASE_URL ? 'Postgr
     // The first run boots the device; after that, a poll alone would spread starts over 0–2 s.
     expect(median(delays.slice(1))).toBeLessThan(1_000);
   }, 120_000);
+
+  test("a failed Python run's trace: its device calls, recorded by the API thread's device RPC, are all there, and text typed as secret is nowhere", async () => {
+    const device = await cloudDevice(w, 'Traced across threads');
+    const macro = await codeMacro(w, {
+      'main.py': [
+        'import svc_device as d',
+        'd.open_app("com.example.shop")',
+        'd.tap(540, 2241)',
+        'd.tap_element("full_name")',
+        'd.type_text("hunter2-in-a-name-field", secret=True)',
+        'd.locate(text="Nowhere to be seen").tap(timeout_ms=300)',
+        '',
+      ].join('\n'),
+    });
+    const run = await startOnChild(device, macro);
+    await expect.poll(() => stateOf(run.id), { timeout: 30_000, interval: 50 }).toBe('failed');
+    type Trace = { status: string; failed_step?: number; steps: { action: string; args: Record<string, unknown> }[]; final_ui_tree: { resource_id: string; text: string }[] | null };
+    let trace: Trace | undefined;
+    // The device RPC stores its last steps a moment after the call (batched off the action's path).
+    await expect.poll(async () => (trace = (await api(`/api/executions/${run.execution_id}/trace`)).body as unknown as Trace).steps?.length, { timeout: 10_000, interval: 100 }).toBe(5);
+    expect(trace!.steps.map((s) => s.action)).toEqual(['app_open', 'tap', 'tap', 'type', 'tap']);
+    expect(trace!.failed_step).toBe(5);
+    expect(trace!.steps[3]!.args).toEqual({ text: '•••', secret: true });
+    // The runs thread ends the trace without the RPC's memory of what was typed: the field's content is hidden.
+    expect(trace!.final_ui_tree!.find((e) => e.resource_id.endsWith(':id/full_name'))!.text).toBe('•••');
+    expect(JSON.stringify(trace)).not.toContain('hunter2');
+  }, 60_000);
 
   test('SIGTERM ends a run in flight as "the worker shut down", records it, and leaves the device ready', async () => {
     const device = await cloudDevice(w, 'Long runner');

@@ -74,7 +74,7 @@ export async function executeRun(deps: ExecutorDeps, claimed: ClaimedRun): Promi
   } finally {
     await logs.close();
     // While the run still holds its device: a failed run's last screen and UI tree.
-    if (trace) await deps.tracing?.finish(run.id, trace, outcome, claimed.driver);
+    if (trace) await deps.tracing?.finish(run.id, trace, outcome, claimed.driver, run.macro_kind === 'python');
   }
 }
 

@@ -73,8 +73,12 @@ export class RunTracing {
     }
   }
 
-  /** The run has ended: everything recorded is written, and the trace kept or deleted as RUN_TRACE says. */
-  async finish(runId: number, trace: RunTrace, outcome: RunOutcome | null, driver: DeviceDriver | null): Promise<void> {
+  /**
+   * The run has ended: everything recorded is written, and the trace kept or deleted as RUN_TRACE
+   * says. `deviceCallsElsewhere`: a Python run, whose device calls the device RPC recorded,
+   * possibly in another thread or process.
+   */
+  async finish(runId: number, trace: RunTrace, outcome: RunOutcome | null, driver: DeviceDriver | null, deviceCallsElsewhere = false): Promise<void> {
     try {
       await trace.recorder.flush();
       const rpcSide = await this.live.get(runId);
@@ -84,7 +88,11 @@ export class RunTracing {
         await deleteTrace(this.deps.db.kysely, trace.executionPk);
         return;
       }
-      const last = outcome?.state === 'failed' && driver ? await this.lastLook(driver, [trace.recorder, rpcSide]) : {};
+      // Text the run typed as secret is hidden in the last UI tree by the recorders that saw it
+      // typed. When those are not here (the device RPC of another thread or process), what the
+      // run typed cannot be told from what the app showed: every field's content is hidden.
+      const hideFields = deviceCallsElsewhere && rpcSide === undefined;
+      const last = outcome?.state === 'failed' && driver ? await this.lastLook(driver, [trace.recorder, rpcSide], hideFields) : {};
       await finishTrace(this.deps.db.kysely, trace.executionPk, { endedAt: this.deps.clock.now(), ...last });
     } catch (error) {
       this.deps.log?.warn({ run_id: runId, reason: messageOf(error) }, 'run trace: could not be finished');
@@ -92,12 +100,12 @@ export class RunTracing {
   }
 
   /** The screen and the UI tree when a failed run ended; whatever the device can still give. */
-  private async lastLook(driver: DeviceDriver, recorders: (TraceRecorder | undefined)[]) {
+  private async lastLook(driver: DeviceDriver, recorders: (TraceRecorder | undefined)[], hideFields: boolean) {
     const [shot, tree] = await Promise.allSettled([driver.screenshot(TRACE_FRAME), driver.uiTree()]);
     const hide = (text: string) => recorders.reduce((out, r) => (r ? r.secrets.hide(out) : out), redactText(text));
     return {
       finalFrame: shot.status === 'fulfilled' ? await frameOfScreen(shot.value.data) : undefined,
-      finalUiTree: tree.status === 'fulfilled' ? tree.value.map((e) => ({ ...withCenter(e), text: isPasswordField(e) ? SECRET_TEXT : hide(e.text) })) : undefined,
+      finalUiTree: tree.status === 'fulfilled' ? tree.value.map((e) => ({ ...withCenter(e), text: isPasswordField(e) || (hideFields && e.editable && e.text !== '') ? SECRET_TEXT : hide(e.text) })) : undefined,
     };
   }
 
