@@ -123,12 +123,14 @@ async function main() {
     const macro = await request(base, 'POST', '/api/macros', { body: { name: 'Traced', kind: 'python' }, headers: auth });
     const local = await request(base, 'POST', '/api/emulator/devices', { body: { name: 'Desk', port: 5555 }, headers: auth });
     let runs = 0;
+    // As the runs module's RunTracing does: recorders of one process share the frames drawn from sim screens.
+    const drawnFrames = new Map();
     const newTrace = async () => {
       runs += 1;
       const body = { execution_id: `bench-trace-${target.suffix}-${runs}`, status: 'running', macro_id: macro.id, device_id: local.id, execution_type: 'python', started_at: new Date().toISOString() };
       const history = await request(base, 'POST', '/api/executions/report', { body, headers: auth });
       await createTrace(db.kysely, { executionPk: history.id, userId, runId: -runs, startedMs: Date.now(), now: Date.now() });
-      const recorder = new TraceRecorder({ writer: traceWriter(db.kysely, history.id, () => Date.now()), startedMs: Date.now(), maxFrames: 500 });
+      const recorder = new TraceRecorder({ writer: traceWriter(db.kysely, history.id, () => Date.now()), startedMs: Date.now(), maxFrames: 500, drawnFrames });
       return { pk: history.id, recorder };
     };
     const images = app.modules.images.services.screen;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/database.js';
 import type { Clock } from '../../../lib/clock.js';
 import { messageOf } from '../../../lib/error-message.js';
-import { type ActionTracer, type DeviceDriver, frameOfScreen, redactText, SECRET_TEXT, TRACE_FRAME, TraceRecorder, withCenter } from '../../devices/index.js';
+import { type ActionTracer, type DeviceDriver, frameOfScreen, redactText, SECRET_TEXT, TRACE_FRAME, type TraceFrame, TraceRecorder, withCenter } from '../../devices/index.js';
 import { findRunByExecutionId } from '../../executions/index.js';
 import type { RunOutcome } from '../outcome.js';
 import type { RunTraceSettings } from './settings.js';
@@ -39,6 +39,8 @@ export class RunTracing {
   /** The device RPC's recorders, by run id. */
   private readonly live = new Map<number, Promise<TraceRecorder | undefined>>();
   private readonly holder = randomBytes(6).toString('hex');
+  /** Frames of `sim` screens by key, shared by this process's recorders (TraceRecorder's drawnFrames). */
+  private readonly drawnFrames = new Map<string, Promise<TraceFrame>>();
 
   constructor(
     private readonly deps: { db: Db; clock: Clock; settings: RunTraceSettings; log?: TraceLog },
@@ -52,6 +54,7 @@ export class RunTracing {
     return new TraceRecorder({
       writer: traceWriter(this.deps.db.kysely, executionPk, () => this.deps.clock.now()),
       maxFrames: this.deps.settings.maxFrames,
+      drawnFrames: this.drawnFrames,
       ...from,
       onProblem: (message) => this.deps.log?.warn({ execution_pk: executionPk, holder: this.holder }, `run trace: ${message}`),
     });

@@ -24,7 +24,7 @@ const SETTLE_MAX_MS = 1000;
 const FLUSH_MS = 250;
 /** Files remembered as decoded; past it the memory starts afresh (a run rarely shows this many screens). */
 const DECODED_KEPT = 256;
-const FLUSH_STEPS = 50;
+const FLUSH_STEPS = 200;
 
 /** Keeps `value` under `key`; past DECODED_KEPT entries the memory starts afresh. */
 function remember<V>(map: Map<string, V>, key: string, value: V): void {
@@ -44,6 +44,12 @@ export interface RecorderOptions {
   framesCapped?: boolean;
   /** A write that failed, for the operator's log. */
   onProblem?: (message: string) => void;
+  /**
+   * Frames drawn from undrawn screens (`sim`) by their key, shared by the recorders of one
+   * owner so that a screen drawn for one run is not drawn again for the next: a key names
+   * pixels, whichever device or run showed them. Kept to DECODED_KEPT entries.
+   */
+  drawnFrames?: Map<string, Promise<TraceFrame>>;
 }
 
 /** Runs one action for a run and records it. */
@@ -91,7 +97,7 @@ export class TraceRecorder implements ActionTracer {
   /** Frame ids by the SHA-1 of their file, so a picture seen before is not decoded again. */
   private readonly decoded = new Map<string, string>();
   /** Frames by the key of the undrawn screen they are drawn from (`sim`), so it is drawn once. */
-  private readonly drawn = new Map<string, Promise<TraceFrame>>();
+  private readonly drawn: Map<string, Promise<TraceFrame>>;
   /** What the run typed as secret: hidden wherever a later step would show it. */
   readonly secrets = new TypedSecrets();
   /** When the last step began (wall clock): a recorder nobody used for long can be closed. */
@@ -100,6 +106,7 @@ export class TraceRecorder implements ActionTracer {
   constructor(private readonly options: RecorderOptions) {
     this.seq = options.nextSeq ?? 1;
     this.book = new FrameBook(options.maxFrames, options.keptFrames, options.framesCapped);
+    this.drawn = options.drawnFrames ?? new Map();
   }
 
   async step<T>(call: StepCall, env: ActionEnv, act: (env: ActionEnv) => Promise<T>): Promise<T> {
