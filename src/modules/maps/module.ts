@@ -1,7 +1,6 @@
 // buildMapsModule(deps): menu maps (decisions.md §13): the routes, the explorations and maps
 // services (the tool server's `map_get` reads through the latter), and the exploration worker.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { BackgroundWorker } from '../../core/worker.js';
 import type { JobLog } from '../../db/jobs/worker.js';
 import type { ModuleDeps } from '../../http/module.js';
 import type { DeviceHost } from '../devices/index.js';
@@ -26,9 +25,9 @@ export interface MapsServices {
   maps: MapsService;
 }
 
-export function buildMapsModule(deps: MapsModuleDeps): { routes: FastifyPluginAsyncTypebox; services: MapsServices; workers: BackgroundWorker[]; explorationWorker: ExplorationWorker } {
+export function buildMapsModule(deps: MapsModuleDeps): { routes: FastifyPluginAsyncTypebox; services: MapsServices; workers: [ExplorationWorker] } {
   const explorations = new ExplorationService(deps.db, deps.clock);
   const maps = new MapsService(deps.db, deps.thumbnails);
   const explorationWorker = createExplorationWorker({ db: deps.db, clock: deps.clock, log: deps.log, kind: explorationJob(), host: deps.host, readiness: deps.readiness, thumbnails: deps.thumbnails, name: deps.workerName });
-  return { routes: mapRoutes(explorations, maps), services: { explorations, maps }, workers: [explorationWorker], explorationWorker };
+  return { routes: mapRoutes(explorations, maps), services: { explorations, maps }, workers: [explorationWorker] };
 }

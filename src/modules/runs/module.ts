@@ -14,12 +14,10 @@ import type { RunCapacity } from './cloud-runs/capacity.js';
 import type { ImageFinder } from './device/image-matching.js';
 import { cloudRunRoutes } from './cloud-runs/routes.js';
 import { type CloudRunService, cloudRunService } from './cloud-runs/service.js';
-import { type ClaimedRun, executeRun, type ExecutorDeps } from './executor/execute-run.js';
-import { loadClaimedRun } from './executor/load-claimed-run.js';
+import { type RunExecutor, runExecutor } from './executor/run-executor.js';
 import type { ProxyExitCheck, RunReadiness } from './job/readiness.js';
 import { cloudRunJob } from './job/run-job.js';
 import { createRunWorker, type RunWorker } from './job/run-worker.js';
-import type { RunOutcome } from './outcome.js';
 import { DeviceRpc } from './rpc/device-rpc.js';
 import { deviceRpcRoutes } from './rpc/rpc-routes.js';
 import type { PythonRunSettings } from './runner/python-run.js';
@@ -51,16 +49,6 @@ export interface RunsModuleDeps {
   workerName?: string;
   /** Records a run's macro.* events and its macro's custom events (the events module's emit). */
   emit: EmitEvent;
-}
-
-/** Runs one claimed cloud run: load what it needs, execute it, answer how it ended. */
-export interface RunExecutor {
-  load(runId: number, options?: Pick<ClaimedRun, 'signal' | 'onStarted' | 'proxyUrl'>): Promise<ClaimedRun>;
-  execute(claimed: ClaimedRun): Promise<RunOutcome>;
-}
-
-function runExecutor(deps: ExecutorDeps & { host: DeviceHost }): RunExecutor {
-  return { load: (runId, options = {}) => loadClaimedRun(deps, runId, options), execute: (claimed) => executeRun(deps, claimed) };
 }
 
 export interface RunsServices {

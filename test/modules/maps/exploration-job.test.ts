@@ -105,7 +105,8 @@ describe('stop and a lost worker (the job run by workers built here, on a slowed
       await host.place(deviceId);
       await host.boot(deviceId);
     };
-    return buildMapsModule({ config: t.config, db: t.db, clock, host, readiness, log: silent }).explorationWorker;
+    const [worker] = buildMapsModule({ config: t.config, db: t.db, clock, host, readiness, log: silent }).workers;
+    return worker;
   }
 
   async function start(device: number) {

@@ -6,7 +6,7 @@
 import type { Lease } from '../../../db/jobs/kind.js';
 import type { JobHandlers, JobLog } from '../../../db/jobs/worker.js';
 import { type DeviceHost, DeviceNotFoundError, DeviceNotReadyError, DeviceStoppedWhileWaitingError } from '../../devices/index.js';
-import type { RunExecutor } from '../module.js';
+import type { RunExecutor } from '../executor/run-executor.js';
 import { failed, type RunOutcome, stopped } from '../outcome.js';
 import { type AppliedRoute, applyProxyRoute, clearLeftoverRoute, type ProxyRoutePlan } from './proxy-route.js';
 import type { ProxyExitCheck, RunReadiness } from './readiness.js';

@@ -6,7 +6,7 @@ import { type JobLog, JobWorker } from '../../../db/jobs/worker.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { DeviceHost } from '../../devices/index.js';
 import type { EmitEvent } from '../../events/index.js';
-import type { RunExecutor } from '../module.js';
+import type { RunExecutor } from '../executor/run-executor.js';
 import type { ProxyExitCheck, RunReadiness } from './readiness.js';
 import { runHandlers } from './run-handler.js';
 import type { CloudRunJob } from './run-job.js';
