@@ -153,6 +153,21 @@ describe('a block run, traced', () => {
     expect(writer.steps.at(-1)!.frame_after).toBeUndefined();
   });
 
+  test("a run's end rides on its last batch; a last batch that fails says so, so the end is stored alone", async () => {
+    const { driver } = await bootedSim(t);
+    const writer = new MemoryWriter();
+    const tracer = new TraceRecorder({ writer, startedMs: Date.now(), maxFrames: 500 });
+    await runBlockProgram({ program: parseBlockProgram({ version: 1, steps: [{ type: 'open_app', package: DEMO_APP_PACKAGE }] }, 'blocks'), driver, userId: t.userId, images, log: () => {}, maxSeconds: 60, tracer });
+    expect(await tracer.flush({ endedAt: 1234 })).toBe(true);
+    expect(writer.batches.at(-1)).toMatchObject({ end: { endedAt: 1234 }, steps: [{ seq: 1, action: 'app_open' }] });
+    // Nothing left to write: the end still goes, alone.
+    expect(await tracer.flush({ endedAt: 1235 })).toBe(true);
+    expect(writer.batches.at(-1)).toMatchObject({ end: { endedAt: 1235 }, steps: [] });
+    writer.failNext = 1;
+    expect(await tracer.flush({ endedAt: 1236 })).toBe(false);
+    expect(writer.notes.at(-1)).toMatch(/^the trace's end could not be stored: disk full$/);
+  });
+
   test('a write that fails is noted and the run still finishes', async () => {
     const writer = new MemoryWriter();
     writer.failNext = 1;

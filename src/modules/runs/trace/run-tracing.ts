@@ -83,11 +83,11 @@ export class RunTracing {
    */
   async finish(runId: number, trace: RunTrace, outcome: RunOutcome | null, driver: DeviceDriver | null, deviceCallsElsewhere = false): Promise<void> {
     try {
-      await trace.recorder.flush();
       const rpcSide = await this.live.get(runId);
       this.live.delete(runId);
       await rpcSide?.flush();
       if (this.deps.settings.mode === 'failures' && outcome?.state === 'finished') {
+        await trace.recorder.flush();
         await deleteTrace(this.deps.db.kysely, trace.executionPk);
         return;
       }
@@ -96,7 +96,9 @@ export class RunTracing {
       // run typed cannot be told from what the app showed: every field's content is hidden.
       const hideFields = deviceCallsElsewhere && rpcSide === undefined;
       const last = outcome?.state === 'failed' && driver ? await this.lastLook(driver, [trace.recorder, rpcSide], hideFields) : {};
-      await finishTrace(this.deps.db.kysely, trace.executionPk, { endedAt: this.deps.clock.now(), ...last });
+      const end = { endedAt: this.deps.clock.now(), ...last };
+      // The last batch carries the end; if it could not be stored, the end is stored alone.
+      if (!(await trace.recorder.flush(end))) await finishTrace(this.deps.db.kysely, trace.executionPk, end);
     } catch (error) {
       this.deps.log?.warn({ run_id: runId, reason: messageOf(error) }, 'run trace: could not be finished');
     }

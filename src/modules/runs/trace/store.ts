@@ -3,7 +3,7 @@
 // the three tables; the recorder reaches it through a TraceWriter.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import type { TraceBatch, TraceFrame, TraceStep, TraceWriter } from '../../devices/index.js';
+import type { TraceBatch, TraceEnd, TraceFrame, TraceStep, TraceWriter } from '../../devices/index.js';
 
 type Db = Kysely<Database>;
 
@@ -30,10 +30,12 @@ async function insertFrames(db: Db, executionPk: number, frames: TraceFrame[], n
 export function traceWriter(db: Db, executionPk: number, now: () => number): TraceWriter {
   return {
     async write(batch: TraceBatch) {
+      // One transaction, the run's end included when this is its last batch.
       await db.transaction().execute(async (trx) => {
-        await insertFrames(trx, executionPk, batch.frames, now());
+        const frames = batch.end?.finalFrame ? [...batch.frames, batch.end.finalFrame] : batch.frames;
+        await insertFrames(trx, executionPk, frames, now());
         if (batch.steps.length > 0) await trx.insertInto('run_trace_steps').values(batch.steps.map((step) => ({ execution_pk: executionPk, seq: step.seq, body: JSON.stringify(step) }))).execute();
-        if (batch.framesCapped) await trx.updateTable('run_traces').set({ frames_capped: 1 }).where('execution_pk', '=', executionPk).execute();
+        if (batch.framesCapped || batch.end) await trx.updateTable('run_traces').set({ ...(batch.framesCapped ? { frames_capped: 1 } : {}), ...(batch.end ? endOf(batch.end) : {}) }).where('execution_pk', '=', executionPk).execute();
       });
     },
     async note(message: string) {
@@ -48,15 +50,13 @@ export function traceWriter(db: Db, executionPk: number, now: () => number): Tra
   };
 }
 
-/** The run ended: when, and for a failed run the last frame and UI tree. */
-export async function finishTrace(db: Db, executionPk: number, end: { endedAt: number; finalFrame?: TraceFrame; finalUiTree?: unknown[] }): Promise<void> {
+const endOf = (end: TraceEnd) => ({ ended_at: end.endedAt, final_frame: end.finalFrame?.id ?? null, final_ui_tree: end.finalUiTree ? JSON.stringify(end.finalUiTree) : null });
+
+/** The run ended: when, and for a failed run the last frame and UI tree (when its last batch could not say it). */
+export async function finishTrace(db: Db, executionPk: number, end: TraceEnd): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (end.finalFrame) await insertFrames(trx, executionPk, [end.finalFrame], end.endedAt);
-    await trx
-      .updateTable('run_traces')
-      .set({ ended_at: end.endedAt, final_frame: end.finalFrame?.id ?? null, final_ui_tree: end.finalUiTree ? JSON.stringify(end.finalUiTree) : null })
-      .where('execution_pk', '=', executionPk)
-      .execute();
+    await trx.updateTable('run_traces').set(endOf(end)).where('execution_pk', '=', executionPk).execute();
   });
 }
 

@@ -15,7 +15,7 @@ import type { ActionEnv } from '../env.js';
 import { FrameBook, frameOf, knownFrameOf, TRACE_FRAME } from './frames.js';
 import { maskArgs, redactText, TypedSecrets } from './mask.js';
 import { type FrameRef, StepFrames } from './step-frames.js';
-import type { StepCall, TraceElement, TraceFrame, TraceStep, TraceWriter } from './step.js';
+import type { StepCall, TraceElement, TraceEnd, TraceFrame, TraceStep, TraceWriter } from './step.js';
 
 /** The "after" frame: first look this long after the action, then until two looks agree, at most SETTLE_MAX_MS. */
 const FIRST_LOOK_MS = 150;
@@ -157,11 +157,16 @@ export class TraceRecorder implements ActionTracer {
   }
 
   /** Writes what is queued and waits for every write; the recorder can go on afterwards. */
-  async flush(): Promise<void> {
+  /**
+   * Writes what is queued and waits for every write; the recorder can go on afterwards. With
+   * `end`, the run has ended: the last batch stores the end with it, and the answer says
+   * whether that write went through (if not, the caller stores the end itself).
+   */
+  async flush(end?: TraceEnd): Promise<boolean> {
     await this.settleAfter();
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.writeQueued();
+    return this.writeQueued(end);
   }
 
   private problem(message: string): void {
@@ -308,13 +313,13 @@ export class TraceRecorder implements ActionTracer {
     else this.timer ??= setTimeout(() => void this.writeQueued(), FLUSH_MS);
   }
 
-  private writeQueued(): Promise<void> {
+  private writeQueued(end?: TraceEnd): Promise<boolean> {
     clearTimeout(this.timer);
     this.timer = undefined;
     const batch = this.queue;
     this.queue = [];
-    const write = async () => {
-      if (batch.length === 0) return;
+    const write = async (): Promise<boolean> => {
+      if (batch.length === 0 && !end) return true;
       const steps = await Promise.all(
         batch.map(async ({ step, before, after }) => {
           const [frameBefore, frameAfter] = await Promise.all([before, after]);
@@ -323,14 +328,18 @@ export class TraceRecorder implements ActionTracer {
       );
       const frames = this.book.take();
       try {
-        await this.options.writer.write({ steps, frames, framesCapped: this.book.capped });
+        await this.options.writer.write({ steps, frames, framesCapped: this.book.capped, ...(end ? { end } : {}) });
+        return true;
       } catch (error) {
-        const message = `steps ${steps[0]!.seq} to ${steps.at(-1)!.seq} could not be stored: ${messageOf(error)}`;
+        const what = steps.length > 0 ? `steps ${steps[0]!.seq} to ${steps.at(-1)!.seq}` : "the trace's end";
+        const message = `${what} could not be stored: ${messageOf(error)}`;
         this.problem(message);
         await this.options.writer.note(message).catch(() => undefined);
+        return false;
       }
     };
-    this.writing = this.writing.then(write, write);
-    return this.writing;
+    const written = this.writing.then(write, write);
+    this.writing = written.then(() => undefined);
+    return written;
   }
 }
