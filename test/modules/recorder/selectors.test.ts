@@ -89,6 +89,7 @@ test('rung 6: a point with no element is coordinates, marked fragile', async () 
 });
 
 test("a tap on a dialog's button is marked to be saved as an interrupt", async () => {
+  await tap(AT.menu);
   const step = await tap(AT.later);
   expect(step).toMatchObject({ interrupt: true, selector: { resource_id: 'android:id/button2' } });
   expect((await tap(AT.hello)).interrupt).toBeUndefined();

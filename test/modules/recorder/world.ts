@@ -17,12 +17,12 @@ const el = (id: string, extra: object) => ({ id, class: 'android.widget.TextView
 export const AT = {
   ok: { x: 540, y: 400 }, // resource_id `ok` (unique), text "Continue"
   hello: { x: 540, y: 560 }, // text "Hello" only
-  menu: { x: 540, y: 720 }, // desc "Menu" only
+  menu: { x: 540, y: 720 }, // desc "Menu" only; opens the "Rate us" dialog
   row0: { x: 540, y: 880 }, // resource_id `row`, text "Item": twice on the screen
   row1: { x: 540, y: 1040 },
   blank: { x: 540, y: 1360 }, // no attribute at all: an image crop
   name: { x: 540, y: 1200 }, // an editable field, resource_id `name` (above the keyboard, which covers y ≥ 1500)
-  later: { x: 300, y: 1760 }, // a dialog's button (android:id/button2, "Later")
+  later: { x: 300, y: 1760 }, // on the dialog: its button (android:id/button2, "Later"), which closes it
   nothing: { x: 900, y: 1760 }, // no element: coordinates
 };
 
@@ -38,12 +38,20 @@ export const APP = {
       elements: [
         el('ok', { class: 'android.widget.Button', text: 'Continue', resource_id: `${PKG}:id/ok`, bounds: box(100, 340, 980, 460), clickable: true, to: 'second' }),
         el('hello', { text: 'Hello', bounds: box(100, 500, 980, 620), clickable: true }),
-        el('menu', { class: 'android.widget.ImageButton', content_desc: 'Menu', bounds: box(100, 660, 980, 780), clickable: true }),
+        el('menu', { class: 'android.widget.ImageButton', content_desc: 'Menu', bounds: box(100, 660, 980, 780), clickable: true, to: 'nag' }),
         el('row_0', { text: 'Item', resource_id: `${PKG}:id/row`, bounds: box(100, 820, 980, 940), clickable: true }),
         el('row_1', { text: 'Item', resource_id: `${PKG}:id/row`, bounds: box(100, 980, 980, 1100), clickable: true }),
         el('blank', { class: 'android.view.View', bounds: box(440, 1300, 640, 1420), clickable: true }),
         el('name', { class: 'android.widget.EditText', resource_id: `${PKG}:id/name`, bounds: box(100, 1140, 980, 1260), clickable: true, editable: true }),
-        el('later', { class: 'android.widget.Button', text: 'Later', resource_id: 'android:id/button2', bounds: box(100, 1700, 500, 1820), clickable: true }),
+      ],
+    },
+    {
+      id: 'nag',
+      title: 'Rate us',
+      activity: `${PKG}.Home`,
+      elements: [
+        el('nag_title', { text: 'Rate Recorder Test', resource_id: 'android:id/alertTitle', bounds: box(100, 1500, 980, 1600) }),
+        el('later', { class: 'android.widget.Button', text: 'Later', resource_id: 'android:id/button2', bounds: box(100, 1700, 500, 1820), clickable: true, to: 'back' }),
       ],
     },
     {
