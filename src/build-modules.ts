@@ -215,13 +215,13 @@ export function buildModules(deps: ModulesDeps) {
     proxies,
     runs,
     maps,
-    recorder,
     scheduler,
     mcp,
     authoring,
     marketplace: buildMarketplaceModule({ ...base, images: images.services.library }),
     events,
     idempotency: buildIdempotencyModule({ ...base, log: deps.log }),
+    recorder,
   };
 }
 
