@@ -23,8 +23,16 @@ export class RecordingStore {
     await trx.insertInto('recordings').values(row).execute();
   }
 
+  /** The caller's recording; one of a device whose deletion is under way is already gone, as the device is. */
   async find(userId: number, id: string): Promise<RecordingRow> {
-    const row = await this.db.selectFrom('recordings').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('recordings as r')
+      .innerJoin('devices as d', 'd.id', 'r.device_id')
+      .selectAll('r')
+      .where('r.id', '=', id)
+      .where('r.user_id', '=', userId)
+      .where('d.delete_requested_at', 'is', null)
+      .executeTakeFirst();
     if (!row) throw recordingNotFound();
     return row;
   }
