@@ -8,19 +8,14 @@
 // meets its own loading times), through the real app from dist/ with runs on their own thread,
 // as `serve` runs them.
 //
-// The person: looks at the screen (the UI tree stands in for their eyes) before each input,
-// as they would at the live view: taps the Daily Feed icon; the dialog comes (the bench makes
-// the recording's open the phone's third: "Rate Daily Feed" comes on every third open) and they
-// tap "Not now"; they wait for the feed to load, drag it up until the 80th post shows, tap it,
-// tap "Save post". Saving turns the "Not now" tap into an interrupt (it comes on a third of the
-// replays only) and the drags before the post's tap into scroll_to (a drag does not wait for
-// the loading feed; docs/recorder.md).
-//
-// Before each replay the app is swiped away and the home screen is in front (untimed), as the
-// recording began; runs alternate block, Python, so each macro meets the dialog on about a third
-// of its runs. A replay passes only when the end state says so: it finished; its trace shows the
-// post tapped was the 80th (the tapped element's text); the screen in front is that post,
-// saved ("Saved"); BACK twice shows the feed beneath, with the 80th post's headline.
+// The person looks at the screen (the UI tree stands in for their eyes) before each input: taps
+// the Daily Feed icon; the dialog comes (the recording's open is made the phone's third) and they
+// tap "Not now"; they wait for the feed, drag it up until the 80th post shows, tap it, tap "Save
+// post". Saving turns the "Not now" tap into an interrupt and the drags into scroll_to
+// (docs/recorder.md). Before each replay the app is swiped away and the home screen is in front
+// (untimed); runs alternate, so each macro meets the dialog on about a third of its runs. A
+// replay passes only on its end state: finished; its trace shows a tap on the 80th post's
+// headline that hit a post row; the post is saved; BACK twice shows the feed with that headline.
 //
 // --literal adds a third macro for comparison: the steps exactly as recorded, as a block program
 // (the "Not now" tap a plain tap, the drags plain swipes), what a recorder without §16's
@@ -115,9 +110,8 @@ const postTap = (/** @type {any} */ trace) =>
   (trace.steps ?? []).find((/** @type {any} */ s) => s.action === 'tap' && s.outcome === 'ok' && s.args?.selector?.text === POST_TITLE && s.element?.resource_id === `${FEED}:id/post_row`);
 
 /**
- * The run's trace once its last steps are in: a Python run's steps reach the store in batches
- * that may land a moment after the run reads `finished`, so the bench waits (at most 5 s) for
- * the tap on the post before it reads the trace as final.
+ * The run's trace once its last steps are in: a Python run's last batch of steps may land a
+ * moment after the run reads `finished`, so this waits (at most 5 s) for the tap on the post.
  * @param {string} base @param {Record<string, string>} auth @param {string} executionId
  */
 async function settledTrace(base, auth, executionId) {
