@@ -1,6 +1,7 @@
-// Reads which tables the files of src/ write, for the table-owner rule of
-// test/architecture.test.ts: Kysely's insertInto / updateTable / deleteFrom / replaceInto /
-// mergeInto with a table named by a literal, and INSERT / UPDATE / DELETE in sql`` templates.
+// Reads which tables the files of src/ write and read, for the table-owner rules of
+// test/architecture.test.ts. Writes: Kysely's insertInto / updateTable / deleteFrom /
+// replaceInto / mergeInto with a table named by a literal, and INSERT / UPDATE / DELETE in sql``
+// templates. Reads: selectFrom and the joins with a literal table, and FROM / JOIN in sql``.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -21,17 +22,31 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every write found in src/ (migrations aside: they create the tables), one entry per file and table. */
-export function readTableWrites(root: string): TableWrite[] {
+const KYSELY_READ = /\.(?:selectFrom|innerJoin|leftJoin|rightJoin|fullJoin)\(\s*['"`]([a-z_]+)(?:\s+as\s+\w+)?['"`]/g;
+const SQL_TEMPLATE = /sql`([^`]*)`/g;
+const SQL_READ = /\b(?:from|join)\s+"?([a-z_]+)"?/gi;
+
+/** Matches of `patterns` in src/ (migrations aside: they create the tables), one entry per file and table. */
+function tablesNamed(root: string, find: (text: string) => Iterable<string>): TableWrite[] {
   const found = new Map<string, TableWrite>();
   for (const path of sourceFiles(join(root, 'src'))) {
     const file = relative(root, path).split('\\').join('/');
-    const text = readFileSync(path, 'utf8');
-    for (const pattern of [KYSELY_WRITE, SQL_WRITE]) {
-      for (const match of text.matchAll(pattern)) found.set(`${file} ${match[1]}`, { file, table: match[1].toLowerCase() });
-    }
+    for (const table of find(readFileSync(path, 'utf8'))) found.set(`${file} ${table}`, { file, table: table.toLowerCase() });
   }
   return [...found.values()];
+}
+
+/** Every write found in src/, one entry per file and table. */
+export function readTableWrites(root: string): TableWrite[] {
+  return tablesNamed(root, (text) => [KYSELY_WRITE, SQL_WRITE].flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1])));
+}
+
+/** Every read found in src/ (a select or a join), one entry per file and table; words after FROM that are no table are the caller's to ignore. */
+export function readTableReads(root: string): TableWrite[] {
+  return tablesNamed(root, (text) => [
+    ...[...text.matchAll(KYSELY_READ)].map((match) => match[1]),
+    ...[...text.matchAll(SQL_TEMPLATE)].flatMap((template) => [...template[1].matchAll(SQL_READ)].map((match) => match[1])),
+  ]);
 }
 
 /** The table names of the `Database` interface in src/db/schema.ts. */
