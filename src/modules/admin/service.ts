@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { CallOrigin } from '../../core/context.js';
 import type { IdInput } from '../../core/schema.js';
 import type { Database } from '../../db/schema.js';
-import { normaliseEmail, presentUser } from '../accounts/index.js';
+import { findAccounts } from '../accounts/index.js';
 import type { SubscriptionService } from '../billing/index.js';
 import type { SubscriptionPatchInput } from './schemas.js';
 
@@ -21,9 +21,7 @@ export class AdminService {
 
   /** Users by id, or the one with this email (matched as sign-up stores it). */
   async findUsers(_origin: CallOrigin, input: { email?: string }) {
-    let query = this.db.selectFrom('users').select(['id', 'email', 'name', 'created_at']).orderBy('id').limit(USERS_LISTED);
-    if (input.email !== undefined) query = query.where('email', '=', normaliseEmail(input.email));
-    return { items: (await query.execute()).map(presentUser) };
+    return { items: await findAccounts(this.db, { email: input.email, limit: USERS_LISTED }) };
   }
 
   async setSubscription(origin: CallOrigin, { id, status, plan, trial_ends_at, current_period_end }: IdInput & SubscriptionPatchInput) {

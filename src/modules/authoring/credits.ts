@@ -5,6 +5,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { NotFoundError } from '../../core/errors.js';
 import type { Database } from '../../db/schema.js';
 import { type Clock, toIso } from '../../lib/clock.js';
+import { accountExists } from '../accounts/index.js';
 import { CreditsExhaustedError } from './errors.js';
 import type { CreditsValue } from './schemas.js';
 
@@ -72,8 +73,7 @@ export class CreditLedger {
 
   /** The operator's `PUT /admin/users/{id}/credits`: a whole number, or null for the default. */
   async setAllowance(userId: number, limit: number | null): Promise<CreditsValue> {
-    const user = await this.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-    if (!user) throw new NotFoundError('No user with this id.');
+    if (!(await accountExists(this.db, userId))) throw new NotFoundError('No user with this id.');
     if (limit === null) {
       await this.db.deleteFrom('credit_allowances').where('user_id', '=', userId).execute();
     } else {

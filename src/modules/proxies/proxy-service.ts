@@ -8,6 +8,7 @@ import type { IdInput } from '../../core/schema.js';
 import type { Gateway, ProxyMode, SessionType } from '../../core/values.js';
 import type { Database, ProxiesTable } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
+import { accountExists } from '../accounts/index.js';
 import { IMPORT_MAX_LINES, identityOf, maskLine, normaliseHost, type ParsedProxy, parseProxyLine } from './import-parser.js';
 import { presentProxy, type ProxyRow } from './present.js';
 import type { CreateProxyInput, ImportInput, ProxyListInput, Targeting, UpdateProxyInput } from './schemas.js';
@@ -155,8 +156,7 @@ export class ProxyService {
 
   /** The operator grants a managed proxy to the user `id`. */
   async grantManaged(_origin: CallOrigin, { id: userId, ...input }: IdInput & CreateProxyInput) {
-    const user = await this.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-    if (!user) throw new NotFoundError('No user with this id.');
+    if (!(await accountExists(this.db, userId))) throw new NotFoundError('No user with this id.');
     return this.insert(userId, input, 'managed');
   }
 
