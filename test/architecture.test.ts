@@ -191,7 +191,6 @@ const READ_EXCEPTIONS: Record<string, string> = {
 const READS_TO_MOVE = [
   'src/modules/api-keys/key-resolver.ts subscriptions',
   'src/modules/api-keys/key-resolver.ts users',
-  'src/modules/devices/devices-service.ts macros',
   'src/modules/devices/idle.ts cloud_runs',
   'src/modules/executions/report.ts cloud_runs',
   'src/modules/maps/maps-service.ts images',
@@ -201,7 +200,6 @@ const READS_TO_MOVE = [
   'src/modules/marketplace/trust.ts executions',
   'src/modules/marketplace/trust.ts macros',
   'src/modules/mcp/oauth/token-store.ts api_keys',
-  'src/modules/profiles/service.ts macros',
   'src/modules/proxies/assignments.ts devices',
   'src/modules/proxies/usage.ts device_groups',
   'src/modules/proxies/usage.ts devices',

@@ -12,6 +12,7 @@ import { offsetOf, pageOf, pageRequest, parseSort } from '../../core/paging.js';
 import type { IdInput } from '../../core/schema.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
+import { ownedMacroKind } from '../macros/index.js';
 import { ensureDefaultProfile } from '../profiles/index.js';
 import type { CreateCloudDeviceInput, CreateDeviceInput, DEVICE_SORTS, DeviceListInput, UpdateDeviceInput } from './schemas.js';
 
@@ -120,9 +121,9 @@ export class DeviceService {
       if (changes.profile_id) throw invalid('body.profile_id', 'needs a macro to belong to');
       return { macro_id: null, profile_id: null };
     }
-    const macro = await trx.selectFrom('macros').select('kind').where('id', '=', macroId).where('user_id', '=', userId).executeTakeFirst();
-    if (!macro) throw invalid('body.macro_id', 'is not one of your macros');
-    if (macro.kind !== 'python') {
+    const kind = await ownedMacroKind(trx, userId, macroId);
+    if (kind === null) throw invalid('body.macro_id', 'is not one of your macros');
+    if (kind !== 'python') {
       if (changes.profile_id) throw invalid('body.profile_id', 'block macros have no settings profiles');
       return { macro_id: macroId, profile_id: null };
     }

@@ -54,6 +54,12 @@ export async function findOwnedMacro(db: Kysely<Database>, userId: number, macro
   return row;
 }
 
+/** The kind of the caller's macro, or null when it is not theirs (or not there): for modules that only ask which kind a macro is. */
+export async function ownedMacroKind(db: Kysely<Database>, userId: number, macroId: number): Promise<MacroKind | null> {
+  const row = await db.selectFrom('macros').select('kind').where('id', '=', macroId).where('user_id', '=', userId).executeTakeFirst();
+  return row?.kind ?? null;
+}
+
 /** What deleting a macro must also remove outside this module's tables (its code, with the zips nothing else names). */
 export type RemoveMacroCode = (trx: Transaction<Database>, macroId: number) => Promise<void>;
 

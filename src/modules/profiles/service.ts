@@ -9,6 +9,7 @@ import { textSortKey } from '../../db/text.js';
 import type { ServiceContext } from '../../core/context.js';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { type Clock, toIso } from '../../lib/clock.js';
+import { ownedMacroKind } from '../macros/index.js';
 import { DEFAULT_PROFILE_NAME, ensureDefaultProfile } from './default-profile.js';
 import { ARGS_MAX_BYTES, type CreateProfileInput, type ProfileIdInput, type ProfileListInput, type UpdateProfileInput } from './schemas.js';
 
@@ -57,8 +58,7 @@ const defaultProtected = (action: 'renamed' | 'deleted') =>
 
 /** The caller's code macro, or 404: someone else's macro and a block macro are not found alike. */
 async function findOwnedCodeMacro(db: Executor, userId: number, macroId: number): Promise<void> {
-  const row = await db.selectFrom('macros').select('id').where('id', '=', macroId).where('user_id', '=', userId).where('kind', '=', 'python').executeTakeFirst();
-  if (!row) throw new NotFoundError('No code macro with this id; settings profiles belong to code (python) macros.');
+  if ((await ownedMacroKind(db, userId, macroId)) !== 'python') throw new NotFoundError('No code macro with this id; settings profiles belong to code (python) macros.');
 }
 
 /** Profiles with `devices_using` counted when read, so it is right at every moment. */
