@@ -1,0 +1,69 @@
+// A recorded step and a selector in words for the step list ("Tap text “Checkout”",
+// "Press BACK", "Wait for resource id “title”, match 2"), so a person reads what replay will
+// look for without reading JSON.
+import type { CandidateKind, RecordedStep, Selector } from './recorder-types';
+
+const quote = (value: unknown) => `“${String(value)}”`;
+
+/** Words for the selector keys the recorder uses; any other key is shown as key=value. */
+const KEY_WORDS: Record<string, (value: unknown) => string> = {
+  resource_id: (v) => `resource id ${quote(v)}`,
+  text: (v) => `text ${quote(v)}`,
+  text_contains: (v) => `text containing ${quote(v)}`,
+  text_matches: (v) => `text matching ${quote(v)}`,
+  desc: (v) => `description ${quote(v)}`,
+  desc_contains: (v) => `description containing ${quote(v)}`,
+  class_name: (v) => `class ${String(v)}`,
+  image_id: (v) => `picture ${String(v)}`,
+  ocr_text: (v) => `text read from the screen ${quote(v)}`,
+  index: (v) => `match ${Number(v) + 1}`,
+};
+/** Conditions first, the index last: "resource id “row”, match 2". */
+const ORDER = ['resource_id', 'text', 'text_contains', 'text_matches', 'desc', 'desc_contains', 'class_name', 'image_id', 'ocr_text'];
+
+export function selectorWords(selector: Selector | null | undefined): string {
+  if (!selector || Object.keys(selector).length === 0) return 'the point touched';
+  if (selector.x !== undefined && selector.y !== undefined && Object.keys(selector).length === 2) return `the point ${String(selector.x)}, ${String(selector.y)}`;
+  const keys = Object.keys(selector).sort((a, b) => (a === 'index' ? 1 : b === 'index' ? -1 : (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99)));
+  return keys.map((key) => (KEY_WORDS[key] ? KEY_WORDS[key](selector[key]) : `${key}=${String(selector[key])}`)).join(', ');
+}
+
+export const KIND_WORDS: Record<CandidateKind, string> = {
+  resource_id: 'Resource id',
+  text: 'Text',
+  desc: 'Description',
+  indexed: 'Position among matches',
+  image: 'Picture of the element',
+  coordinates: 'Screen point (fragile)',
+};
+
+/** The step's target: its selector, or the point when it has none. */
+function target(step: RecordedStep): string {
+  if (step.selector) return selectorWords(step.selector);
+  return step.x !== undefined && step.y !== undefined ? `the point ${step.x}, ${step.y}` : 'the point touched';
+}
+
+export function stepWords(step: RecordedStep): string {
+  switch (step.action) {
+    case 'tap':
+      return `Tap ${target(step)}`;
+    case 'long_press':
+      return `Long-press ${target(step)}${step.ms ? ` for ${step.ms} ms` : ''}`;
+    case 'swipe':
+      return step.from && step.to ? `Swipe from ${step.from.x}, ${step.from.y} to ${step.to.x}, ${step.to.y}${step.ms ? ` in ${step.ms} ms` : ''}` : 'Swipe';
+    case 'type':
+      return `Type ${quote(step.text ?? '')}${step.selector ? ` into ${selectorWords(step.selector)}` : ''}`;
+    case 'key':
+      return `Press ${step.key ?? 'a key'}`;
+    case 'wait_for':
+      return `Wait for ${target(step)}`;
+    default:
+      return String(step.action);
+  }
+}
+
+/** "1 match now", "no match now", "3 matches now". */
+export function matchWords(matches: number): string {
+  if (matches === 0) return 'no match now';
+  return `${matches} ${matches === 1 ? 'match' : 'matches'} now`;
+}
