@@ -8,7 +8,7 @@ import { useAction, useAsync } from '../../../lib/use-async';
 import { TEXT } from '../../../theme';
 import { chooseCandidate, stepCandidates } from './recorder-api';
 import type { RecordedStep } from './recorder-types';
-import { KIND_WORDS, matchWords, selectorWords } from './recorder-words';
+import { matchWords, selectorWords } from './recorder-words';
 
 export function SelectorPicker({ recordingId, step, onChanged }: { recordingId: string; step: RecordedStep; onChanged: (step: RecordedStep) => void }) {
   const candidates = useAsync(() => stepCandidates(recordingId, step.seq), [recordingId, step.seq]);
@@ -31,12 +31,17 @@ export function SelectorPicker({ recordingId, step, onChanged }: { recordingId: 
               value={String(index)}
               disabled={choose.pending}
               label={
-                <>
-                  {KIND_WORDS[candidate.kind] ?? candidate.kind}: <span className="mono">{selectorWords(candidate.selector)}</span>{' '}
-                  <Text span size="xs" c={candidate.kind === 'coordinates' ? 'dimmed' : candidate.matches === 1 ? TEXT.success : TEXT.warning} fw={600}>
-                    ({candidate.kind === 'coordinates' ? 'always there, but only on this layout' : matchWords(candidate.matches)})
-                  </Text>
-                </>
+                candidate.kind === 'coordinates' ? (
+                  <>
+                    <span className="mono">{step.x !== undefined && step.y !== undefined ? `the point ${step.x}, ${step.y}` : 'the point touched'}</span>{' '}
+                    <Text span size="xs" c={TEXT.warning} fw={600}>(fragile: right only while the layout stays as it is)</Text>
+                  </>
+                ) : (
+                  <>
+                    <span className="mono">{selectorWords(candidate.selector)}</span>{' '}
+                    <Text span size="xs" c={candidate.matches === 1 ? TEXT.success : TEXT.danger} fw={600}>({matchWords(candidate.matches)})</Text>
+                  </>
+                )
               }
             />
           ))}

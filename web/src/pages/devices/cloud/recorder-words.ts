@@ -1,7 +1,7 @@
 // A recorded step and a selector in words for the step list ("Tap text “Checkout”",
 // "Press BACK", "Wait for resource id “title”, match 2"), so a person reads what replay will
 // look for without reading JSON.
-import type { CandidateKind, RecordedStep, Selector } from './recorder-types';
+import type { RecordedStep, Selector } from './recorder-types';
 
 const quote = (value: unknown) => `“${String(value)}”`;
 
@@ -27,15 +27,6 @@ export function selectorWords(selector: Selector | null | undefined): string {
   const keys = Object.keys(selector).sort((a, b) => (a === 'index' ? 1 : b === 'index' ? -1 : (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99)));
   return keys.map((key) => (KEY_WORDS[key] ? KEY_WORDS[key](selector[key]) : `${key}=${String(selector[key])}`)).join(', ');
 }
-
-export const KIND_WORDS: Record<CandidateKind, string> = {
-  resource_id: 'Resource id',
-  text: 'Text',
-  desc: 'Description',
-  indexed: 'Position among matches',
-  image: 'Picture of the element',
-  coordinates: 'Screen point (fragile)',
-};
 
 /** The step's target: its selector, or the point when it has none. */
 function target(step: RecordedStep): string {
