@@ -7,7 +7,8 @@
 // cloud run and opens its page with the trace; "Stop" ends it. A reload finds the recording in
 // progress again (`GET /api/hosted/devices/{id}/recording`). The macros saved from it are
 // known to this page only (the recording does not list them, and the console keeps nothing in
-// web storage), so after a reload Replay waits for the next Save.
+// web storage): closing and opening the drawer keeps them, a reload forgets them, and Replay
+// then waits for the next Save.
 import { Badge, Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError } from '../../../api/errors';
@@ -25,6 +26,8 @@ import { RecorderSteps } from './RecorderSteps';
 import { SaveRecordingModal } from './SaveRecordingModal';
 
 const KEYS: RecorderKey[] = ['BACK', 'HOME', 'ENTER'];
+/** The macros saved from each recording, for as long as the page lives. */
+const savedFrom = new Map<string, SavedMacro[]>();
 
 export function RecorderPanel({ deviceId, size }: { deviceId: number; size: AsyncState<Size | undefined> }) {
   const restored = useAsync(() => activeRecording(deviceId), [deviceId]);
@@ -39,11 +42,13 @@ export function RecorderPanel({ deviceId, size }: { deviceId: number; size: Asyn
     if (restored.data) setRecording(restored.data);
   }, [restored.data]);
   const rid = recording?.id;
+  useEffect(() => {
+    if (rid) setSaved(savedFrom.get(rid) ?? []);
+  }, [rid]);
 
   const start = useAction(async () => {
     const made = await startRecording(deviceId);
     setRecording(made);
-    setSaved([]);
     setSaid('Recording: each input on the live view becomes a step.');
   });
   const added = (step: RecordedStep) => {
@@ -74,23 +79,26 @@ export function RecorderPanel({ deviceId, size }: { deviceId: number; size: Asyn
   });
 
   const live = recording?.state === 'recording';
-  const input = (body: RecorderInput) => rid && void act.run(() => sendInput(rid, body));
+  const input = async (body: RecorderInput) => (rid ? (await act.run(() => sendInput(rid, body))).ok : false);
   const onGesture = (gesture: Gesture) => {
     if (!rid) return;
     if (picking) {
       setPicking(false);
       const at = gesture.type === 'swipe' ? gesture.from : gesture;
       void act.run(() => addCheck(rid, at.x, at.y));
-    } else input(gesture);
+    } else void input(gesture);
   };
-  const sendText = (event: FormEvent) => {
+  const sendText = async (event: FormEvent) => {
     event.preventDefault();
     if (text === '') return;
-    input({ type: 'text', text });
-    setText('');
+    // The box empties once the text is on the device; a refusal leaves it to send again.
+    if (await input({ type: 'text', text })) setText('');
   };
   const onSaved = (macro: SavedMacro) => {
-    setSaved((list) => [...list.filter((m) => m.id !== macro.id), macro]);
+    if (!rid) return;
+    const next = [...(savedFrom.get(rid) ?? []).filter((m) => m.id !== macro.id), macro];
+    savedFrom.set(rid, next);
+    setSaved(next);
     setReplayId(String(macro.id));
   };
   const onDeleted = (seq: number) => {
@@ -136,7 +144,7 @@ export function RecorderPanel({ deviceId, size }: { deviceId: number; size: Asyn
           <LiveView deviceId={deviceId} size={size} recorder={live ? { picking, busy: act.pending, onGesture } : undefined} />
           {live && (
             <>
-              <form onSubmit={sendText}>
+              <form onSubmit={(e) => void sendText(e)}>
                 <Group gap={6} align="flex-end" wrap="nowrap">
                   <TextInput size="xs" label="Text to type" value={text} onChange={(e) => setText(e.currentTarget.value)} style={{ flex: 1 }} />
                   <Button size="xs" type="submit" variant="default" disabled={text === '' || act.pending}>Send text</Button>
@@ -144,7 +152,7 @@ export function RecorderPanel({ deviceId, size }: { deviceId: number; size: Asyn
               </form>
               <Group gap={6} role="group" aria-label="Keys">
                 {KEYS.map((key) => (
-                  <Button key={key} size="xs" variant="default" disabled={act.pending} onClick={() => input({ type: 'key', key })}>{key}</Button>
+                  <Button key={key} size="xs" variant="default" disabled={act.pending} onClick={() => void input({ type: 'key', key })}>{key}</Button>
                 ))}
               </Group>
             </>
