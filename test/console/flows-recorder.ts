@@ -26,6 +26,18 @@ async function checkRecorder(page: Page, name: string, what: string): Promise<vo
   await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, animations: 'disabled', caret: 'hide' });
 }
 
+/** For the pictures: the drawer scrolled to the recorder's buttons, the step list to the `index`th step. */
+async function frameRecorder(drawer: Locator, index: number): Promise<void> {
+  await drawer.getByRole('group', { name: 'Recorder' }).evaluate((el) => {
+    const scroller = el.closest('.mantine-Drawer-content')!;
+    scroller.scrollTop += el.getBoundingClientRect().top - scroller.getBoundingClientRect().top - 70;
+  });
+  await drawer.getByRole('list', { name: 'Recorded steps' }).evaluate((list, i) => {
+    const item = list.children[i];
+    list.scrollTop += item.getBoundingClientRect().top - list.getBoundingClientRect().top;
+  }, index);
+}
+
 async function openDrawer(page: Page): Promise<Locator> {
   const drawer = page.getByRole('dialog', { name: DEVICE });
   if (!(await drawer.isVisible())) await page.getByRole('button', { name: `Open ${DEVICE}` }).click();
@@ -118,6 +130,7 @@ export async function recorder(w: World): Promise<void> {
   const choice = second.getByRole('radiogroup', { name: 'Selector for step 2' });
   await expect.poll(() => choice.getByRole('radio').count()).toBeGreaterThan(1);
   expect(await choice.innerText()).toMatch(/1 match now/);
+  await frameRecorder(drawer, 1);
   await checkRecorder(page, 'recorder-candidates', 'the recorder with a step’s selector candidates');
   // The icon's description when it is offered, else the first other candidate.
   const labelBefore = await second.getAttribute('aria-label');
@@ -128,12 +141,13 @@ export async function recorder(w: World): Promise<void> {
   await expect.poll(() => second.getAttribute('aria-label')).not.toBe(labelBefore);
   expect(await second.getAttribute('aria-label')).toMatch(/^Step 2: Tap description “Corner Shop”|^Step 2: Tap /);
 
+  await frameRecorder(drawer, 3);
+  await checkRecorder(page, 'recorder', 'the recorder');
+
   // The fragile step deleted.
   await steps.nth(6).getByRole('button', { name: 'Delete step 7' }).click();
   await expect.poll(() => steps.count()).toBe(count - 1);
   expect((await steps.allInnerTexts()).join('\n')).not.toMatch(/the point 540/);
-  await page.waitForTimeout(300);
-  await checkRecorder(page, 'recorder', 'the recorder');
 
   // Saved twice, as a block macro and as a code macro; recording goes on.
   const saveAs = async (name: string, kind: RegExp, shot?: string): Promise<number> => {

@@ -70,7 +70,7 @@ export function LiveView({ deviceId, size, recorder }: { deviceId: number; size:
       ? `Click the picture to tap the device there (${screen.width}×${screen.height} px).`
       : recorder.picking
         ? 'Click the element the macro should wait for.'
-        : `Click to tap, hold 0.6 s or longer to long-press, drag to swipe (${screen.width}×${screen.height} px).`;
+        : 'Click to tap, hold to long-press, drag to swipe.';
 
   return (
     <Stack gap={6} align="flex-start">
