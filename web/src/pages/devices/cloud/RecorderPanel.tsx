@@ -146,7 +146,7 @@ export function RecorderPanel({ deviceId, size }: { deviceId: number; size: Asyn
             <>
               <form onSubmit={(e) => void sendText(e)}>
                 <Group gap={6} align="flex-end" wrap="nowrap">
-                  <TextInput size="xs" label="Text to type" value={text} onChange={(e) => setText(e.currentTarget.value)} style={{ flex: 1 }} />
+                  <TextInput size="xs" label="Text to type" maxLength={10_000} value={text} onChange={(e) => setText(e.currentTarget.value)} style={{ flex: 1 }} />
                   <Button size="xs" type="submit" variant="default" disabled={text === '' || act.pending}>Send text</Button>
                 </Group>
               </form>

@@ -39,7 +39,7 @@ function StepItem({ recordingId, step, screen, editable, onChanged, onDeleted }:
   const words = stepWords(step);
   const pickerId = `selector-picker-${recordingId}-${step.seq}`;
   return (
-    <li className="recorder-step" aria-label={`Step ${step.seq}: ${words}${step.fragile ? ', fragile' : ''}`}>
+    <li className="recorder-step" aria-label={`Step ${step.seq}: ${words}${step.fragile ? ', fragile' : ''}${step.interrupt ? ', handled as an interrupt' : ''}`}>
       <Group gap="sm" align="flex-start" wrap="nowrap">
         <StepThumb step={step} screen={screen} />
         <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
@@ -49,6 +49,9 @@ function StepItem({ recordingId, step, screen, editable, onChanged, onDeleted }:
           </Group>
           {step.fragile && (
             <Badge color="orange" variant="light" size="sm" title="It targets a point on the screen: it breaks when the layout moves">Fragile: a screen point</Badge>
+          )}
+          {step.interrupt && (
+            <Text size="xs" c="indigo.8">A dialog’s button: replay taps it whenever the dialog shows.</Text>
           )}
           {editable && (
             <Group gap={4}>

@@ -39,6 +39,7 @@ export interface RecordedStep {
   y?: number;
   fragile: boolean;
   candidates: Candidate[];
+  /** The index into `candidates` of `selector`; -1 for a step with no target. */
   chosen: number;
   text?: string;
   key?: string;
@@ -46,6 +47,8 @@ export interface RecordedStep {
   to?: Point;
   ms?: number;
   element?: RecordedElement | null;
+  /** A tap on a dialog's button: the saved macro handles the dialog whenever it shows (an interrupt, §16). */
+  interrupt?: boolean;
   frame_url: string;
 }
 
