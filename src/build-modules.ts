@@ -24,6 +24,7 @@ import { buildMarketplaceModule } from './modules/marketplace/index.js';
 import { buildMcpModule } from './modules/mcp/index.js';
 import { buildProfilesModule } from './modules/profiles/index.js';
 import { buildProxiesModule } from './modules/proxies/index.js';
+import { buildRecorderModule } from './modules/recorder/index.js';
 import { buildRunLogsModule } from './modules/run-logs/index.js';
 import { buildSchedulerModule, type ScheduleRuns, type ScheduleTargets } from './modules/scheduler/index.js';
 import { buildRunsModule, type CloudRunService, normalizeBlocks, type RunCapacity, type RunReadiness, runValidation, validateBlockProgram } from './modules/runs/index.js';
@@ -163,6 +164,16 @@ export function buildModules(deps: ModulesDeps) {
       maps: maps.services.maps,
     }),
   });
+  // The recorder drives the device as the catalogue does, and saves and replays through macros, code sync and runs.
+  const recorder = buildRecorderModule({
+    ...base,
+    host: devices.services.host,
+    leases: devices.services.leases,
+    screen: images.services.screen,
+    macros: macros.services.macros,
+    codeSync: codeSync.services.codeSync,
+    runs: runs.services.runs,
+  });
   const scheduler = buildSchedulerModule({
     ...base,
     log: deps.log,
@@ -210,6 +221,7 @@ export function buildModules(deps: ModulesDeps) {
     marketplace: buildMarketplaceModule({ ...base, images: images.services.library }),
     events,
     idempotency: buildIdempotencyModule({ ...base, log: deps.log }),
+    recorder,
   };
 }
 

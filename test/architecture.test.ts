@@ -145,6 +145,8 @@ const TABLE_OWNERS: Record<string, string> = {
   run_traces: 'modules/runs',
   run_trace_steps: 'modules/runs',
   run_trace_frames: 'modules/runs',
+  recordings: 'modules/recorder',
+  recording_steps: 'modules/recorder',
   events: 'modules/events',
   webhook_endpoints: 'modules/webhooks',
   webhook_deliveries: 'modules/webhooks',

@@ -27,6 +27,7 @@ import type { MarketplaceImagesTable, MarketplaceListingsTable, MarketplaceListi
 import type { ScheduleOccurrencesTable, SchedulesTable } from './schema-scheduler.js';
 import type { IdempotencyKeysTable } from './schema-idempotency.js';
 import type { RunTraceFramesTable, RunTracesTable, RunTraceStepsTable } from './schema-traces.js';
+import type { RecordingStepsTable, RecordingsTable } from './schema-recorder.js';
 
 // The column unions come from the one list of each (core/values.ts); re-exported for the
 // code that reads them with the table types.
@@ -504,6 +505,8 @@ export interface Database {
   run_traces: RunTracesTable;
   run_trace_steps: RunTraceStepsTable;
   run_trace_frames: RunTraceFramesTable;
+  recordings: RecordingsTable;
+  recording_steps: RecordingStepsTable;
 }
 
 export type { MarketplaceListingsTable, MarketplaceListingTagsTable, MarketplaceReviewsTable, MarketplaceVersionsTable, ScheduleOccurrencesTable, SchedulesTable };

@@ -81,6 +81,7 @@ export async function installOpenApi(app: FastifyInstance, baseUrl: string): Pro
         { name: 'macros', description: 'Macros (application)' },
         { name: 'code-sync', description: "A code macro's snapshot: read its state and upload a zip (keys with macros:run)" },
         { name: 'devices', description: 'Devices and device groups: listed with a key, changed by the application' },
+        { name: 'recorder', description: "The recorder: record what you do on a cloud device's live view as steps, save them as a macro, replay it (application)" },
         { name: 'cloud-runs', description: 'Cloud runs: start, read and stop a macro run on one of your cloud devices (keys with macros:run)' },
         { name: 'schedules', description: 'Schedules: macros that run on a cloud device or cloud group on a cron expression in a time zone (application; tool clients use the schedule tools)' },
         { name: 'profiles', description: 'Settings profiles of code macros, which devices follow (full-access keys only)' },

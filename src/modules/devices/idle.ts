@@ -44,5 +44,15 @@ export async function assertDeviceIdle(db: Kysely<Database>, input: { deviceId: 
     .executeTakeFirstOrThrow();
   if (held.run) throw deviceBusyWithRun(input.action);
   // `exceptLease`: the caller's own lease (an authoring session running its code) does not make the device busy.
-  if (held.lease !== null && held.lease !== input.exceptLease) throw new DeviceBusyError('This cloud device is leased to a tool client or held by a map exploration. Wait for the lease to end (or release it, or stop the exploration), then start the run.');
+  if (held.lease !== null && held.lease !== input.exceptLease) throw new DeviceBusyError('This cloud device is leased to a tool client, or held by a map exploration or a recording. Wait for the lease to end (or release it, or stop the exploration or the recording), then start the run.');
+}
+
+/**
+ * 409 `device_busy` when a background job holds the device (a recording, a map exploration):
+ * the live view's tap must not fight what drives the device. A tool client's lease does not
+ * count here: the person and the tool client share the device as before.
+ */
+export async function assertNoJobHold(db: Kysely<Database>, deviceId: number, now: number): Promise<void> {
+  const hold = await db.selectFrom('device_leases').select('held_by_job').where('device_id', '=', deviceId).where('expires_at', '>', now).where('held_by_job', 'is not', null).executeTakeFirst();
+  if (hold) throw new DeviceBusyError(`This device is held by ${hold.held_by_job}: record through it, or stop it first.`);
 }

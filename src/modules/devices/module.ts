@@ -41,7 +41,7 @@ export function buildDevicesModule(deps: DevicesModuleDeps): BuiltModule<Devices
   const groups = new GroupService(db.kysely, db.dialect, clock);
   const lifecycle = new DeviceLifecycle(db, clock);
   const leases = new LeaseService(db, clock, host, lifecycle);
-  const actions = new DeviceActions(db.kysely, host);
+  const actions = new DeviceActions(db.kysely, host, { clock });
   const stopActiveRun = deps.stopActiveRun ?? (async () => undefined);
   return {
     routes: async (app) => {

@@ -6,7 +6,8 @@ import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../../../core/context.js';
 import { PayloadTooLargeError } from '../../../core/errors.js';
-import { assertDeviceIdle } from '../idle.js';
+import { assertDeviceIdle, assertNoJobHold } from '../idle.js';
+import { type Clock, systemClock } from '../../../lib/clock.js';
 import type { Database } from '../../../db/schema.js';
 import { findCloudDevice } from '../cloud-device.js';
 import { type ApkInfo, type DeviceDriver, type DeviceHost, DeviceNotReadyError, type ImageFormat, type InstalledApp, type Screenshot, type UiElement } from '../hosts/index.js';
@@ -45,12 +46,15 @@ export class DeviceActions {
 
   private readonly apkMaxBytes: number;
 
+  private readonly clock: Clock;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly host: DeviceHost,
-    options: { apkMaxBytes?: number } = {},
+    options: { apkMaxBytes?: number; clock?: Clock } = {},
   ) {
     this.apkMaxBytes = options.apkMaxBytes ?? APK_MAX_BYTES;
+    this.clock = options.clock ?? systemClock;
   }
 
   /** A driver for the caller's cloud device, which must be `ready`. */
@@ -79,11 +83,12 @@ export class DeviceActions {
   /**
    * A tap from the person looking at the live view (our extension of the contract, see
    * docs/cloud-devices.md): refused with 409 `device_busy` while a cloud run is active, so a
-   * person never fights a running macro. The element hit is reported when the host knows it without delaying the tap.
+   * person never fights a running macro, and while a recording or an exploration holds the device. The element hit is reported when the host knows it without delaying the tap.
    */
   async tap(ctx: Pick<ServiceContext, 'userId'>, input: { id: number; x: number; y: number }): Promise<{ element: UiElement | null }> {
     const driver = await this.driverFor(ctx, input.id);
     await assertDeviceIdle(this.db, { deviceId: input.id, action: 'tap' });
+    await assertNoJobHold(this.db, input.id, this.clock.now());
     return { element: await driver.tap(input.x, input.y, { identify: true }) };
   }
 

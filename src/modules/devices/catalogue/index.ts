@@ -30,6 +30,7 @@ export { AmbiguousSelectorError, ElementNotFoundError, ElementStillVisibleError 
 export { describeInterrupt } from './interrupts.js';
 export { DEFAULT_MAX_SWIPES, SCROLL_DIRECTIONS, type ScrollDirection } from './scroll.js';
 export { describeSelector, parseSelector, Selector, SELECTOR_KEYS } from './selector.js';
+export { elementMatches, isVisible } from './matching.js';
 export { DEFAULT_TIMEOUT_MS, MAX_INTERRUPTS, MAX_TIMEOUT_MS, waitFor } from './wait.js';
 export { DEFAULT_LONG_PRESS_MS } from './touch-entries.js';
 export { TOOL_SCREENSHOT } from './look-entries.js';

@@ -1,0 +1,3 @@
+// The recorder module's front door (decisions.md §18).
+export { buildRecorderModule, type RecorderServices } from './module.js';
+export { RECORDING_IDLE_MS } from './service.js';
