@@ -3,8 +3,7 @@
 // pixels; and a recorded step reads in words in the step list.
 import { describe, expect, test } from 'vitest';
 import { devicePoint, gestureOf } from '../../web/src/pages/devices/cloud/gesture.js';
-import type { RecordedStep } from '../../web/src/pages/devices/cloud/recorder-types.js';
-import { matchWords, selectorWords, stepWords } from '../../web/src/pages/devices/cloud/recorder-words.js';
+import { matchWords, selectorWords, type StepShape, stepWords } from '../../web/src/pages/devices/cloud/recorder-words.js';
 
 const SCREEN = { width: 1080, height: 2400 };
 
@@ -32,13 +31,13 @@ describe('gestures on the live view', () => {
   });
 });
 
-const step = (over: Partial<RecordedStep>): RecordedStep => ({ seq: 1, action: 'tap', selector: null, fragile: false, candidates: [], chosen: 0, frame_url: '/f', ...over });
+const step = (over: Partial<StepShape>): StepShape => ({ seq: 1, action: 'tap', selector: null, ...over });
 
 describe('steps in words', () => {
   test('each action says what it does and on what', () => {
     expect(stepWords(step({ selector: { text: 'Checkout' } }))).toBe('Tap text “Checkout”');
     expect(stepWords(step({ selector: { resource_id: 'com.example.shop:id/row', index: 1 } }))).toBe('Tap resource id “com.example.shop:id/row”, match 2');
-    expect(stepWords(step({ selector: null, x: 540, y: 1000, fragile: true }))).toBe('Tap the point 540, 1000');
+    expect(stepWords(step({ selector: null, x: 540, y: 1000 }))).toBe('Tap the point 540, 1000');
     expect(stepWords(step({ action: 'long_press', selector: { desc: 'Corner Shop' }, ms: 800 }))).toBe('Long-press description “Corner Shop” for 800 ms');
     expect(stepWords(step({ action: 'swipe', from: { x: 540, y: 1800 }, to: { x: 540, y: 600 }, ms: 300 }))).toBe('Swipe from 540, 1800 to 540, 600 in 300 ms');
     expect(stepWords(step({ action: 'type', text: 'Ada', selector: { resource_id: 'full_name' } }))).toBe('Type “Ada” into resource id “full_name”');

@@ -10,8 +10,7 @@ import { type MouseEvent, type PointerEvent, useRef, useState } from 'react';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { type AsyncState, useAction } from '../../../lib/use-async';
 import { liveUrl, tap } from './cloud-api';
-import { devicePoint, type Gesture, gestureOf, type Size } from './gesture';
-import type { Point } from './recorder-types';
+import { devicePoint, type Gesture, gestureOf, type Point, type Size } from './gesture';
 
 export interface LiveRecorder {
   /** The next click picks an element for a check instead of touching the device. */

@@ -1,7 +1,12 @@
 // What a pointer did on the live view, in device pixels: a click taps, a click held for
 // LONG_PRESS_MS or more long-presses, a press that moved drags (a swipe). The picture is
 // shown small (240 px for 1080), so a hand that shakes by a few screen pixels still taps.
-import type { Point } from './recorder-types';
+// No imports: test/console/recorder-words.test.ts loads it under Node.
+
+export interface Point {
+  x: number;
+  y: number;
+}
 
 export const LONG_PRESS_MS = 600;
 /** A press that moved less than this share of the screen's width is not a drag (36 px of 1080). */

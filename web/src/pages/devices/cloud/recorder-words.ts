@@ -1,7 +1,25 @@
 // A recorded step and a selector in words for the step list ("Tap text “Checkout”",
 // "Press BACK", "Wait for resource id “title”, match 2"), so a person reads what replay will
-// look for without reading JSON.
-import type { RecordedStep, Selector } from './recorder-types';
+// look for without reading JSON. No imports (test/console/recorder-words.test.ts loads it
+// under Node): the shapes are the parts of recorder-types.ts it reads.
+
+/** A §16 selector, or a coordinates candidate's `{x, y}`. */
+type Selector = Readonly<Record<string, unknown>>;
+type At = { x: number; y: number };
+
+/** The parts of a recorded step (recorder-types.ts) its words come from. */
+export interface StepShape {
+  seq: number;
+  action: string;
+  selector: Selector | null;
+  x?: number;
+  y?: number;
+  ms?: number;
+  from?: At;
+  to?: At;
+  text?: string;
+  key?: string;
+}
 
 const quote = (value: unknown) => `“${String(value)}”`;
 
@@ -21,20 +39,22 @@ const KEY_WORDS: Record<string, (value: unknown) => string> = {
 /** Conditions first, the index last: "resource id “row”, match 2". */
 const ORDER = ['resource_id', 'text', 'text_contains', 'text_matches', 'desc', 'desc_contains', 'class_name', 'image_id', 'ocr_text'];
 
-export function selectorWords(selector: Selector | null | undefined): string {
-  if (!selector || Object.keys(selector).length === 0) return 'the point touched';
-  if (selector.x !== undefined && selector.y !== undefined && Object.keys(selector).length === 2) return `the point ${String(selector.x)}, ${String(selector.y)}`;
-  const keys = Object.keys(selector).sort((a, b) => (a === 'index' ? 1 : b === 'index' ? -1 : (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99)));
+export function selectorWords(given: Selector | null | undefined): string {
+  const selector: Selector = given ?? {};
+  const keys = Object.keys(selector);
+  if (keys.length === 0) return 'the point touched';
+  if (keys.length === 2 && typeof selector.x === 'number' && typeof selector.y === 'number') return `the point ${selector.x}, ${selector.y}`;
+  keys.sort((a, b) => (a === 'index' ? 1 : b === 'index' ? -1 : (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99)));
   return keys.map((key) => (KEY_WORDS[key] ? KEY_WORDS[key](selector[key]) : `${key}=${String(selector[key])}`)).join(', ');
 }
 
 /** The step's target: its selector, or the point when it has none. */
-function target(step: RecordedStep): string {
+function target(step: StepShape): string {
   if (step.selector) return selectorWords(step.selector);
   return step.x !== undefined && step.y !== undefined ? `the point ${step.x}, ${step.y}` : 'the point touched';
 }
 
-export function stepWords(step: RecordedStep): string {
+export function stepWords(step: StepShape): string {
   switch (step.action) {
     case 'tap':
       return `Tap ${target(step)}`;
