@@ -183,4 +183,19 @@ export async function recorder(w: World): Promise<void> {
   const card = page.locator('.mantine-Card-root', { has: page.getByRole('heading', { name: /^Trace/ }) });
   await card.scrollIntoViewIfNeeded();
   await card.screenshot({ path: `${SCREENSHOTS}/recorder-replay-trace.png`, animations: 'disabled', caret: 'hide', style: '.mantine-AppShell-header { visibility: hidden !important; }' });
+
+  // The code macro runs the same steps on the device, now back on its home screen.
+  const started = await page.evaluate(async ({ deviceId, macroId }) => {
+    const res = await fetch(`/api/hosted/devices/${deviceId}/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ macro_id: macroId }) });
+    return { status: res.status, body: (await res.json()) as { id: number; state: string } };
+  }, { deviceId: id, macroId: codeId });
+  expect(started.status, JSON.stringify(started.body)).toBe(201);
+  const runState = () => page.evaluate(async (runId) => ((await (await fetch(`/api/hosted/runs/${runId}`)).json()) as { state: string; state_message?: string | null }), started.body.id);
+  await expect.poll(async () => (await runState()).state, { timeout: 60_000 }).toMatch(/^(finished|failed|stopped)$/);
+  const ended = await runState();
+  if (ended.state !== 'finished') {
+    const log = await page.evaluate(async (executionId) => (await (await fetch(`/api/executions/${executionId}/logs?max_lines=40`)).json()) as { lines: string[] }, (ended as unknown as { execution_id: string }).execution_id);
+    process.stderr.write(`the code macro's run: ${JSON.stringify(ended)}\n${log.lines.join('\n')}\n`);
+  }
+  expect(ended).toMatchObject({ state: 'finished' });
 }
