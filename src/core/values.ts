@@ -75,6 +75,10 @@ export const FLAG_VALUES = [0, 1] as const;
 // Menu maps (decisions.md §13)
 export const EXPLORATION_STATES = ['queued', 'running', 'done', 'failed', 'stopped'] as const;
 export type ExplorationState = ValueOf<typeof EXPLORATION_STATES>;
+
+/** A recording of a cloud device (decisions.md §18): `recording` while it holds the device, then `stopped`. */
+export const RECORDING_STATES = ['recording', 'stopped'] as const;
+export type RecordingState = ValueOf<typeof RECORDING_STATES>;
 export const MAP_ACTION_TYPES = ['tap', 'back'] as const;
 export type MapActionType = ValueOf<typeof MAP_ACTION_TYPES>;
 // Authoring sessions (decisions.md §13)

@@ -1,5 +1,6 @@
 // Table types of the recorder (migration 0028, modules/recorder).
 import type { ColumnType } from 'kysely';
+import type { RecordingState } from '../core/values.js';
 
 export interface RecordingsTable {
   /** `rec_` + 24 lowercase hex. */
@@ -7,7 +8,7 @@ export interface RecordingsTable {
   user_id: number;
   device_id: number;
   lease_id: string;
-  state: 'recording' | 'stopped';
+  state: RecordingState;
   next_seq: ColumnType<number, number | undefined, number>;
   started_at: number;
   ended_at: number | null;

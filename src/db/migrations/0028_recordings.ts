@@ -3,10 +3,9 @@
 // as a trace frame). Everything hangs off the device and its owner, so deleting the device or
 // the account deletes its recordings, as it deletes the device's lease and run history.
 import type { Kysely, Migration } from 'kysely';
+import { RECORDING_STATES } from '../../core/values.js';
 import { oneOf, refType } from '../columns.js';
 import type { DialectName } from '../database.js';
-
-export const RECORDING_STATES = ['recording', 'stopped'] as const;
 
 export function recordings(dialect: DialectName): Migration {
   const ref = refType(dialect);

@@ -1,3 +1,2 @@
 // The recorder module's front door (decisions.md §18).
 export { buildRecorderModule, type RecorderServices } from './module.js';
-export { RECORDING_IDLE_MS } from './service.js';

@@ -79,6 +79,7 @@ export class RecorderInputs {
     const driver = await this.recorder.driverOf(ctx, row);
     const env = this.env(ctx, driver);
     const look = await this.before(driver);
+    for (const [path, point] of pointsOf(input)) checkOnScreen(path, point, look.size);
     let step: Omit<StoredStep, 'seq'>;
     if (input.type === 'tap' || input.type === 'long_press') {
       const point = { x: input.x, y: input.y };
@@ -121,6 +122,7 @@ export class RecorderInputs {
     const row = await this.recorder.holdFor(ctx, rid);
     const driver = await this.recorder.driverOf(ctx, row);
     const look = await this.before(driver);
+    checkOnScreen('body', point, look.size);
     const element = elementAt(look.tree, point);
     if (!element) throw noElement(`No element at ${point.x}, ${point.y} on the screen now: pick an element to wait for.`);
     const candidates = await this.candidates(ctx, driver, row, look, element, null);
@@ -156,6 +158,20 @@ export class RecorderInputs {
     const updated = { ...step, ...target(step.candidates, chosen) };
     await this.recorder.store.replaceStep(row.id, updated);
     return updated;
+  }
+}
+
+/** The points an input names, with their paths for a refusal. */
+function pointsOf(input: InputBody): [string, Point][] {
+  if (input.type === 'tap' || input.type === 'long_press') return [['body', { x: input.x, y: input.y }]];
+  if (input.type === 'swipe') return [['body.from', input.from], ['body.to', input.to]];
+  return [];
+}
+
+/** 422 before anything happens (no crop cut, no step) for a point off the screen. */
+function checkOnScreen(path: string, point: Point, size: ScreenSize): void {
+  if (point.x >= size.width || point.y >= size.height) {
+    throw new ValidationError([{ path, message: `must be a point on the screen (x below ${size.width}, y below ${size.height})` }]);
   }
 }
 

@@ -6,7 +6,8 @@
 //   dialog shows during a wait, instead of a tap that fails on the runs where it does not come;
 //   as the last step (no wait follows it) it stays a tap;
 // - swipes that lead to a step on an element (one selector, no index or image) become
-//   `scroll_to` that element: a swipe does not wait for a screen still loading, scroll_to does.
+//   `scroll_to` that element, in the direction the content went overall: a swipe does not wait
+//   for a screen still loading, scroll_to does.
 import type { Selector } from '../devices/index.js';
 import type { Point } from './selectors.js';
 import type { StoredStep } from './store.js';
@@ -54,11 +55,13 @@ export function planOf(steps: readonly StoredStep[]): RecordingPlan {
       items.push({ kind: 'step', step });
       continue;
     }
-    const direction = directionOf(step.from, step.to);
     let end = i;
-    while (end + 1 < kept.length && kept[end + 1].action === 'swipe' && directionOf(kept[end + 1].from!, kept[end + 1].to!) === direction) end += 1;
+    while (end + 1 < kept.length && kept[end + 1].action === 'swipe' && kept[end + 1].from && kept[end + 1].to) end += 1;
     const next = kept[end + 1];
     if (next && targetsElement(next)) {
+      // The way the content went overall: a person who overshoots and drags back still scrolled one way.
+      const run = kept.slice(i, end + 1);
+      const direction = directionOf({ x: 0, y: 0 }, run.reduce((sum, s) => ({ x: sum.x + s.to!.x - s.from!.x, y: sum.y + s.to!.y - s.from!.y }), { x: 0, y: 0 }));
       const swipes = end - i + 1;
       items.push({ kind: 'scroll', selector: next.selector!, swipes: Math.min(200, Math.max(MIN_SCROLL_SWIPES, swipes * 2 + 5)), direction });
     } else for (let j = i; j <= end; j += 1) items.push({ kind: 'step', step: kept[j] });

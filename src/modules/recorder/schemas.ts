@@ -2,6 +2,7 @@
 // ../recorder-contract.md): one schema per route serves validation, types and OpenAPI.
 import { type Static, Type } from 'typebox';
 import { DateTime, Id, Nullable, StringEnum } from '../../core/schema.js';
+import { RECORDING_STATES } from '../../core/values.js';
 import { Macro } from '../macros/index.js';
 import { Selector } from '../devices/index.js';
 import { CANDIDATE_KINDS } from './selectors.js';
@@ -48,7 +49,7 @@ export const Recording = Type.Object(
   {
     id: Type.String({ description: '`rec_` + 24 lowercase hex' }),
     device_id: Type.Integer(),
-    state: StringEnum(['recording', 'stopped'] as const),
+    state: StringEnum(RECORDING_STATES),
     started_at: DateTime(),
     ended_at: Nullable(DateTime()),
     expires_at: DateTime({ description: 'When the hold on the device ends unless another input extends it (15 minutes after the last)' }),

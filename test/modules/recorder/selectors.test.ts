@@ -109,6 +109,20 @@ test('the tap that focuses a field stays a step; text typed into it is one type 
   expect((await driver.uiTree()).find((e) => e.element_id === 'name')?.text).toBe('Ada Lovelace');
 });
 
+test('a long press gets its element\'s selector and keeps its duration; saved, it is a valid long_press step', async () => {
+  const answer = await r.input(rid, { type: 'long_press', ...AT.hello, ms: 1200 });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  expect(answer.body.step).toMatchObject({ action: 'long_press', selector: { text: 'Hello' }, ms: 1200, x: AT.hello.x, y: AT.hello.y, fragile: false });
+  const plain = await r.input(rid, { type: 'long_press', ...AT.nothing });
+  expect(plain.body.step).toMatchObject({ action: 'long_press', selector: null, fragile: true });
+  const saved = await r.save(rid, { name: 'Presses', kind: 'block' });
+  expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+  expect(saved.body.blocks.steps).toEqual([
+    { type: 'long_press', selector: { text: 'Hello' }, ms: 1200 },
+    { type: 'long_press', x: AT.nothing.x, y: AT.nothing.y },
+  ]);
+});
+
 test('keys and swipes are recorded as they are', async () => {
   const key = await r.input(rid, { type: 'key', key: 'BACK' });
   expect(key.body.step).toMatchObject({ action: 'key', key: 'BACK', selector: null, candidates: [], chosen: -1, fragile: false });
