@@ -1,11 +1,12 @@
 // The recorder in the console (issue 33, decisions.md §18) on a sim cloud device: Record on
 // the live view; HOME, a tap on an app's icon, a tap on a button and on a field, text typed,
 // ENTER, a tap on nothing (fragile), a "Wait for…" check picked on the screen (nothing sent
-// to the device), BACK twice and HOME, each a step in the list with its frame; a reload finds
-// the recording again; a step's selector changed among its candidates (their match counts
-// shown), the fragile step deleted; saved as a block macro and as a code macro (recording goes
-// on); the block macro replayed, landing on the run's page with its trace. axe-core on the
-// recorder and its dialogs; screenshots for docs/recorder.md.
+// to the device), a long press and a drag (a swipe), BACK twice and HOME, each a step in the
+// list with its frame; a reload finds the recording again; a step's selector changed among its
+// candidates (their match counts shown); the fragile step, the long press and the swipe
+// deleted; saved as a block macro and as a code macro (recording goes on); the block macro
+// replayed, landing on the run's page with its trace; the code macro run to its end. axe-core
+// on the recorder and its dialogs; screenshots for docs/recorder.md.
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { startCloudWorkers } from './flows-cloud.js';
@@ -112,6 +113,21 @@ export async function recorder(w: World): Promise<void> {
   await clickAt(centre(await find((e) => e.text === 'Delivery details')));
   expect(await nextStep()).toMatch(/^Step 8: Wait for .*(Delivery details|section_delivery)/);
   expect(await drawer.getByRole('button', { name: 'Wait for…' }).getAttribute('aria-pressed')).toBe('false');
+  // A press held on the picture long-presses, a press that moves swipes (both deleted below).
+  const pressAt = async (from: { x: number; y: number }, to: { x: number; y: number }, holdMs: number) => {
+    const box = (await live.boundingBox())!;
+    const on = (p: { x: number; y: number }) => [box.x + ((p.x + 0.5) / SCREEN.width) * box.width, box.y + ((p.y + 0.5) / SCREEN.height) * box.height] as const;
+    await page.mouse.move(...on(from));
+    await page.mouse.down();
+    await page.mouse.move(...on(to), { steps: 5 });
+    await page.waitForTimeout(holdMs);
+    await page.mouse.up();
+  };
+  const label = centre(await find((e) => e.text === 'Delivery details'));
+  await pressAt(label, label, 800);
+  expect(await nextStep()).toMatch(/^Step 9: Long-press .*(Delivery details|section_delivery)” for \d{3,4} ms/);
+  await pressAt({ x: 540, y: 1300 }, { x: 540, y: 700 }, 100);
+  expect(await nextStep()).toMatch(/^Step 10: Swipe from 54\d, 130\d to 54\d, 70\d in \d+ ms/);
   await key('BACK');
   await key('BACK');
   await key('HOME');
@@ -148,6 +164,13 @@ export async function recorder(w: World): Promise<void> {
   await steps.nth(6).getByRole('button', { name: 'Delete step 7' }).click();
   await expect.poll(() => steps.count()).toBe(count - 1);
   expect((await steps.allInnerTexts()).join('\n')).not.toMatch(/the point 540/);
+  // And the long press and the swipe, which replay does not need.
+  for (const seq of [9, 10]) {
+    const before = await steps.count();
+    await drawer.getByRole('button', { name: `Delete step ${seq}` }).click();
+    await expect.poll(() => steps.count()).toBe(before - 1);
+  }
+  expect((await steps.allInnerTexts()).join('\n')).not.toMatch(/Long-press|Swipe/);
 
   // Saved twice, as a block macro and as a code macro; recording goes on.
   const saveAs = async (name: string, kind: RegExp, shot?: string): Promise<number> => {
@@ -177,7 +200,7 @@ export async function recorder(w: World): Promise<void> {
   await expect.poll(() => page.getByRole('heading', { name: /^Trace/ }).isVisible(), { timeout: 20_000 }).toBe(true);
   await expect.poll(() => page.getByTestId('cloud-run-state').innerText(), { timeout: 60_000 }).toMatch(/finished|failed/);
   expect(await page.getByTestId('cloud-run-state').innerText()).toBe('finished');
-  await expect.poll(() => page.getByRole('table', { name: "Timeline of the run's steps" }).getByRole('row').count(), { timeout: 10_000 }).toBeGreaterThan(count - 2);
+  await expect.poll(() => page.getByRole('table', { name: "Timeline of the run's steps" }).getByRole('row').count(), { timeout: 10_000 }).toBeGreaterThan(count - 3);
   await page.waitForTimeout(500);
   await expectAccessible(page, 'the replay run page');
   const card = page.locator('.mantine-Card-root', { has: page.getByRole('heading', { name: /^Trace/ }) });
