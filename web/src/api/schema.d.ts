@@ -2916,6 +2916,238 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/hosted/devices/{id}/recording": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The device's recording under way
+         * @description The recording in state `recording` on this device; 404 when there is none.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        get: operations["getDeviceRecording"];
+        put?: never;
+        /**
+         * Start recording a cloud device
+         * @description Starts recording what you do on the device's live view (decisions.md §18). The recording holds the device as a lease does: while it lasts a run, a lease, a map exploration, another recording and the live view's tap answer 409 `device_busy`; every input extends it, and 15 minutes without one end it. 409 `device_busy` when the device has an active run, a lease, an exploration or a recording; 409 `device_not_ready` unless the device is `ready`. 404 `not_a_cloud_device` for a device on your own machine.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        post: operations["startRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/recordings/{rid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recording and its steps
+         * @description The recording with its steps in order, each with its selector, its candidates and its frame's address. A recording whose hold ran out reads as `stopped`.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        get: operations["getRecording"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/recordings/{rid}/inputs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Perform an input on the device and record it as a step
+         * @description Performs the input on the device through the device-action catalogue, then records it: a tap, long press or typed text with the first selector of §18's order that names its element alone on the screen read just before (resource_id, text, desc, resource_id or text with index, an image crop saved to the image library, coordinates marked fragile), with every candidate kept; a swipe or key as it is. Text typed on into the same field stays one `type` step. 409 `recording_stopped` once the recording has ended (stopped, replayed, idle for 15 minutes, or its device stopped). 409 `device_not_ready` unless the device is `ready`.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        post: operations["recordInput"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/recordings/{rid}/checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a "wait for" check on the element at a point
+         * @description Records a `wait_for` step on the element at x, y; nothing is sent to the device. 422 `no_element` when no element is there. 409 `recording_stopped` once the recording has ended (stopped, replayed, idle for 15 minutes, or its device stopped). 409 `device_not_ready` unless the device is `ready`.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        post: operations["recordCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/recordings/{rid}/steps/{seq}/candidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A step's selector candidates, each with how many elements it names now
+         * @description Each candidate (in §18's order, coordinates last) with how many elements it names on the device's screen now, as device_find counts them (an image: its best match, 0 or 1; coordinates: 1). 409 `device_not_ready` unless the device is `ready`.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        get: operations["getRecordedStepCandidates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/recordings/{rid}/steps/{seq}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a step
+         * @description Deletes the step from the recording (the other steps keep their seq); 204. A saved macro keeps the steps it was saved with.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        delete: operations["deleteRecordedStep"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a step's selector to another candidate
+         * @description Makes `candidates[chosen]` the step's selector (coordinates: `selector` null, `fragile` true). 422 when the step has no such candidate.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        patch: operations["chooseRecordedStepSelector"];
+        trace?: never;
+    };
+    "/api/hosted/recordings/{rid}/steps/{seq}/frame": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The screen just before a step (JPEG)
+         * @description The screen as it was just before the step's input (a check: when it was picked), JPEG with the longest edge at most 720 px, as run traces keep frames.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        get: operations["getRecordedStepFrame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/recordings/{rid}/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save the steps so far as a new macro
+         * @description A new block macro (§11, §16 steps) or a new code macro whose `src/app.py` uses `svc_device.locate`; the recording goes on. A tap on a dialog's button becomes an interrupt, and swipes that lead to an element become `scroll_to` it (docs/recorder.md). 201 with the macro, as `POST /api/macros` answers. 422 when the recording has no steps.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        post: operations["saveRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/recordings/{rid}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop recording (the device is free)
+         * @description Ends the recording and frees the device; an ended recording is answered as it is.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        post: operations["stopRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/recordings/{rid}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the recording and run a saved macro on the same device
+         * @description Ends the recording and starts a cloud run of the macro on the recording's device, from wherever the device is: 201 with the cloud run record, as `POST /api/hosted/devices/{id}/run` answers, with the same refusals (404 for a macro that is not yours, 409 `macro_not_runnable`, 503 `runs_unavailable`); a refused start leaves the recording as it was.
+         *
+         *     **Auth:** the application's signed-in session. API keys are refused.
+         */
+        post: operations["replayRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3444,6 +3676,113 @@ export interface components {
             updated_at: string;
             author_email: string;
             hidden_reason: string | null;
+        };
+        RecordedStep: {
+            /** @description 1, 2, … in recording order (gaps after deletes) */
+            seq: number;
+            /** @enum {string} */
+            action: "tap" | "long_press" | "swipe" | "type" | "key" | "wait_for";
+            selector: {
+                /** @description The exact text (spaces around ignored) */
+                text?: string;
+                /** @description Text containing this */
+                text_contains?: string;
+                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                text_matches?: string;
+                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                resource_id?: string;
+                /** @description The exact content description */
+                desc?: string;
+                /** @description A content description containing this */
+                desc_contains?: string;
+                /** @description The class, like android.widget.Button */
+                class_name?: string;
+                clickable?: boolean;
+                editable?: boolean;
+                scrollable?: boolean;
+                /** @description 0-based among the matches, in tree order */
+                index?: number;
+                /** @description A library image: its best match on the screen */
+                image_id?: string;
+                /** @description With image_id; default 0.9 */
+                threshold?: number;
+                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                ocr_text?: string;
+            } | null;
+            x?: number;
+            y?: number;
+            /** @description True when the target is coordinates (the last resort) */
+            fragile: boolean;
+            candidates: {
+                /** @description A §16 selector (`{image_id}` for a crop), or `{x, y}` for coordinates */
+                selector: {
+                    /** @description The exact text (spaces around ignored) */
+                    text?: string;
+                    /** @description Text containing this */
+                    text_contains?: string;
+                    /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                    text_matches?: string;
+                    /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                    resource_id?: string;
+                    /** @description The exact content description */
+                    desc?: string;
+                    /** @description A content description containing this */
+                    desc_contains?: string;
+                    /** @description The class, like android.widget.Button */
+                    class_name?: string;
+                    clickable?: boolean;
+                    editable?: boolean;
+                    scrollable?: boolean;
+                    /** @description 0-based among the matches, in tree order */
+                    index?: number;
+                    /** @description A library image: its best match on the screen */
+                    image_id?: string;
+                    /** @description With image_id; default 0.9 */
+                    threshold?: number;
+                    /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                    ocr_text?: string;
+                } | {
+                    /** @description Device pixels */
+                    x: number;
+                    /** @description Device pixels */
+                    y: number;
+                };
+                /** @enum {string} */
+                kind: "resource_id" | "text" | "desc" | "indexed" | "image" | "coordinates";
+            }[];
+            /** @description The index into candidates of `selector`; -1 for a step with no target (swipe, key, text with no focused field) */
+            chosen: number;
+            text?: string;
+            key?: string;
+            from?: {
+                /** @description Device pixels */
+                x: number;
+                /** @description Device pixels */
+                y: number;
+            };
+            to?: {
+                /** @description Device pixels */
+                x: number;
+                /** @description Device pixels */
+                y: number;
+            };
+            ms?: number;
+            element?: {
+                text: string;
+                resource_id: string;
+                desc: string;
+                class: string;
+                bounds: {
+                    left: number;
+                    top: number;
+                    right: number;
+                    bottom: number;
+                };
+            } | null;
+            /** @description True on a tap of a dialog's button: a saved macro handles the dialog as an interrupt (decisions.md §16) whenever it shows */
+            interrupt?: boolean;
+            /** @description The screen just before the input (JPEG) */
+            frame_url: string;
         };
     };
     responses: never;
@@ -25012,6 +25351,1559 @@ export interface operations {
             };
             /** @description Not found (`not_found`): no such resource, or the admin API is off (the server has no ADMIN_TOKEN). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDeviceRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `rec_` + 24 lowercase hex */
+                        id: string;
+                        device_id: number;
+                        /** @enum {string} */
+                        state: "recording" | "stopped";
+                        /** Format: date-time */
+                        started_at: string;
+                        /** Format: date-time */
+                        ended_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the hold on the device ends unless another input extends it (15 minutes after the last)
+                         */
+                        expires_at: string;
+                        steps: components["schemas"]["RecordedStep"][];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created: the new resource. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `rec_` + 24 lowercase hex */
+                        id: string;
+                        device_id: number;
+                        /** @enum {string} */
+                        state: "recording" | "stopped";
+                        /** Format: date-time */
+                        started_at: string;
+                        /** Format: date-time */
+                        ended_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the hold on the device ends unless another input extends it (15 minutes after the last)
+                         */
+                        expires_at: string;
+                        steps: components["schemas"]["RecordedStep"][];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A recording id */
+                rid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `rec_` + 24 lowercase hex */
+                        id: string;
+                        device_id: number;
+                        /** @enum {string} */
+                        state: "recording" | "stopped";
+                        /** Format: date-time */
+                        started_at: string;
+                        /** Format: date-time */
+                        ended_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the hold on the device ends unless another input extends it (15 minutes after the last)
+                         */
+                        expires_at: string;
+                        steps: components["schemas"]["RecordedStep"][];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    recordInput: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A recording id */
+                rid: string;
+            };
+            cookie?: never;
+        };
+        /** @description One input on the live view */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "tap";
+                    /** @description Device pixels */
+                    x: number;
+                    /** @description Device pixels */
+                    y: number;
+                } | {
+                    /** @enum {string} */
+                    type: "long_press";
+                    /** @description Device pixels */
+                    x: number;
+                    /** @description Device pixels */
+                    y: number;
+                    ms?: number;
+                } | {
+                    /** @enum {string} */
+                    type: "swipe";
+                    from: {
+                        /** @description Device pixels */
+                        x: number;
+                        /** @description Device pixels */
+                        y: number;
+                    };
+                    to: {
+                        /** @description Device pixels */
+                        x: number;
+                        /** @description Device pixels */
+                        y: number;
+                    };
+                    ms?: number;
+                } | {
+                    /** @enum {string} */
+                    type: "text";
+                    text: string;
+                } | {
+                    /** @enum {string} */
+                    type: "key";
+                    /** @enum {string} */
+                    key: "BACK" | "HOME" | "ENTER";
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the new resource. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        step: components["schemas"]["RecordedStep"];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    recordCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A recording id */
+                rid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Device pixels */
+                    x: number;
+                    /** @description Device pixels */
+                    y: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the new resource. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        step: components["schemas"]["RecordedStep"];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRecordedStepCandidates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A recording id */
+                rid: string;
+                seq: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description A §16 selector (`{image_id}` for a crop), or `{x, y}` for coordinates */
+                            selector: {
+                                /** @description The exact text (spaces around ignored) */
+                                text?: string;
+                                /** @description Text containing this */
+                                text_contains?: string;
+                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+                                text_matches?: string;
+                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+                                resource_id?: string;
+                                /** @description The exact content description */
+                                desc?: string;
+                                /** @description A content description containing this */
+                                desc_contains?: string;
+                                /** @description The class, like android.widget.Button */
+                                class_name?: string;
+                                clickable?: boolean;
+                                editable?: boolean;
+                                scrollable?: boolean;
+                                /** @description 0-based among the matches, in tree order */
+                                index?: number;
+                                /** @description A library image: its best match on the screen */
+                                image_id?: string;
+                                /** @description With image_id; default 0.9 */
+                                threshold?: number;
+                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+                                ocr_text?: string;
+                            } | {
+                                /** @description Device pixels */
+                                x: number;
+                                /** @description Device pixels */
+                                y: number;
+                            };
+                            /** @enum {string} */
+                            kind: "resource_id" | "text" | "desc" | "indexed" | "image" | "coordinates";
+                            /** @description How many elements it names on the screen now */
+                            matches: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteRecordedStep: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A recording id */
+                rid: string;
+                seq: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; the answer has no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    chooseRecordedStepSelector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A recording id */
+                rid: string;
+                seq: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    chosen: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        step: components["schemas"]["RecordedStep"];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRecordedStepFrame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A recording id */
+                rid: string;
+                seq: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The frame: JPEG, longest edge 720 px. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    saveRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A recording id */
+                rid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    kind: "block" | "python";
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the new resource. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @enum {string} */
+                        kind: "python" | "block";
+                        description?: string;
+                        blocks?: unknown;
+                        /** @description The marketplace listing and version this macro was installed from; absent for macros made here */
+                        installed_from?: {
+                            listing_id: number;
+                            version: number;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A recording id */
+                rid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `rec_` + 24 lowercase hex */
+                        id: string;
+                        device_id: number;
+                        /** @enum {string} */
+                        state: "recording" | "stopped";
+                        /** Format: date-time */
+                        started_at: string;
+                        /** Format: date-time */
+                        ended_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the hold on the device ends unless another input extends it (15 minutes after the last)
+                         */
+                        expires_at: string;
+                        steps: components["schemas"]["RecordedStep"][];
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`): the body is over this route's limit (1 MiB); `details.limit` gives it. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI too long (`uri_too_long`): a path parameter is longer than the server accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`): the body has a `Content-Encoding` other than identity, or a charset other than UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable (`validation_failed`, or a more precise code in the description): a path, query or body field breaks its rule (text with NUL or lone surrogates included); `details.errors` lists the first few as `[{path, message}]`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request header fields too large (`headers_too_large`): the headers are larger than the server accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (`internal_error`): something failed on the server; it was logged with its cause, which the answer does not reveal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: `shutting_down` when the request arrived while the server stops (retry it). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replayRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A recording id */
+                rid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The saved macro to run */
+                    macro_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the new resource. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description `cr_` + 24 lowercase hex; the run history record has the same */
+                        execution_id: string;
+                        device_id: number;
+                        macro_id: number;
+                        /** @enum {string} */
+                        state: "launching" | "running" | "finished" | "failed" | "stopping" | "stopped";
+                        /** @description Why the run is in its state: a launch failure, "worker lost", a limit passed, "stopped on request" */
+                        state_message?: string;
+                        /**
+                         * Format: date-time
+                         * @description When the macro started running
+                         */
+                        started_at?: string;
+                        /** Format: date-time */
+                        finished_at?: string;
+                        /** @description SHA-256 hex of exactly what runs: the snapshot zip, or the block program as canonical JSON */
+                        bundle_sha: string;
+                        /** @description The code snapshot's worktree_hash (code macros only) */
+                        code_ref?: string;
+                    };
+                };
+            };
+            /** @description Bad request (`bad_request`): the URL or body is not valid UTF-8 or percent-encoding, the body is not JSON (or not sent as `application/json`), or it holds a `__proto__` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorised: `missing_credentials`: no valid signed-in session (an API key is not accepted here). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`not_found` or a more precise code in the description): no such resource, or it is someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the request clashes with the current state; the description names the codes. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

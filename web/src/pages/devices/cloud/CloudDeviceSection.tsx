@@ -1,17 +1,19 @@
 // The cloud device part of the device drawer: its state and lifecycle (start, stop, delete,
 // followed through placing → starting → ready by reloading the device list every second while
-// it moves), and once it is ready: the live view (tap to touch it), a screenshot, cropping a
-// template into the image library, its apps and an APK upload, and "Start run". Components:
-// LifecycleActions, LiveView, ScreenshotButton, CropTemplateModal, AppsPanel, StartRunModal;
-// the routes they call are in docs/console.md.
+// it moves), and once it is ready: the live view (tap to touch it) with the recorder, a
+// screenshot, cropping a template into the image library, its apps and an APK upload, and
+// "Start run". Components: LifecycleActions, RecorderPanel (with LiveView), ScreenshotButton,
+// CropTemplateModal, AppsPanel, StartRunModal; the routes they call are in docs/console.md.
 import { Button, Card, Divider, Group, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
+import { useAsync } from '../../../lib/use-async';
+import { screenSize } from './cloud-api';
 import type { Device, Macro } from '../../../api/types';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { AppsPanel } from './AppsPanel';
 import { CropTemplateModal } from './CropTemplateModal';
 import { LifecycleActions, MOVING } from './LifecycleActions';
-import { LiveView } from './LiveView';
+import { RecorderPanel } from './RecorderPanel';
 import { ScreenshotButton } from './ScreenshotButton';
 import { StartRunModal } from './StartRunModal';
 
@@ -29,6 +31,8 @@ export function CloudDeviceSection({ device, macros, onChanged, onDeleted }: { d
   const state = device.hosted_state ?? 'stopped';
   const [running, setRunning] = useState(false);
   const [cropping, setCropping] = useState(false);
+  // The screen in device pixels, read once the device is ready: the live view maps clicks with it.
+  const size = useAsync(() => (state === 'ready' ? screenSize(device.id) : Promise.resolve(undefined)), [device.id, state]);
   // While the device moves, read the list again each second until it rests.
   useEffect(() => {
     if (!MOVING.has(state)) return;
@@ -52,7 +56,7 @@ export function CloudDeviceSection({ device, macros, onChanged, onDeleted }: { d
         {state === 'ready' ? (
           <>
             <Divider />
-            <LiveView key={`${device.id}-${device.updated_at}`} deviceId={device.id} />
+            <RecorderPanel key={`${device.id}-${device.updated_at}`} deviceId={device.id} size={size} />
             <Divider />
             <AppsPanel deviceId={device.id} />
           </>
