@@ -7,7 +7,7 @@ import { contextOf } from '../../http/request-context.js';
 import { sessionRoute } from '../../http/route-auth.js';
 import { CloudRun } from '../runs/index.js';
 import type { RecorderInputs } from './inputs.js';
-import { CandidateList, CheckBody, ChooseBody, InputBody, Macro, Recording, RecordingParams, ReplayBody, SaveBody, StepAnswer, StepParams } from './schemas.js';
+import { CandidateList, CheckBody, ChooseBody, CurrentRecording, InputBody, Macro, Recording, RecordingParams, ReplayBody, SaveBody, StepAnswer, StepParams } from './schemas.js';
 import type { RecorderService } from './service.js';
 
 const tags = ['recorder'];
@@ -41,9 +41,9 @@ export function recorderRoutes(recorder: RecorderService, inputs: RecorderInputs
           operationId: 'getDeviceRecording',
           tags,
           summary: "The device's recording under way",
-          description: 'The recording in state `recording` on this device; 404 when there is none.',
+          description: "`{recording}`: the recording in state `recording` on this device, or null when there is none (a console opening the device asks, so no recording is no error). Someone else's device answers 404.",
           params: IdParams,
-          response: { 200: Recording, ...errors(404, 422) },
+          response: { 200: CurrentRecording, ...errors(404, 422) },
         },
       },
       async (request) => recorder.current(contextOf(request), request.params.id),

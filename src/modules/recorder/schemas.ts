@@ -57,6 +57,9 @@ export const Recording = Type.Object(
   },
   { $id: 'Recording' },
 );
+
+/** The device's recording under way, or null: a device not being recorded is no error (a console opening the device asks). */
+export const CurrentRecording = Type.Object({ recording: Nullable(Recording) }, { $id: 'CurrentRecording', additionalProperties: false });
 export type RecordingRecord = Static<typeof Recording>;
 
 export const StepAnswer = Type.Object({ step: RecordedStep }, { $id: 'RecordedStepAnswer' });

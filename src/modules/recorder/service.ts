@@ -61,11 +61,11 @@ export class RecorderService {
   }
 
   /** The device's recording in state `recording`; 404 when there is none. */
-  async current(ctx: Caller, deviceId: number): Promise<RecordingRecord> {
+  async current(ctx: Caller, deviceId: number): Promise<{ recording: RecordingRecord | null }> {
     await findCloudDevice(this.db.kysely, ctx.userId, deviceId);
     const row = await this.store.activeOn(ctx.userId, deviceId);
-    if (!row || !(await this.isLive(row))) throw new NotFoundError('This device is not being recorded.');
-    return this.present(row);
+    if (!row || !(await this.isLive(row))) return { recording: null };
+    return { recording: await this.present(row) };
   }
 
   async get(ctx: Caller, rid: string): Promise<RecordingRecord> {

@@ -35,7 +35,7 @@ test('a recording starts empty, holding the device, and reads back', async () =>
   expect(rid).toMatch(/^rec_[0-9a-f]{24}$/);
   expect(Date.parse(got.body.expires_at) - Date.parse(got.body.started_at)).toBe(15 * 60_000);
   const current = await r.call('GET', `/api/hosted/devices/${deviceId}/recording`);
-  expect([current.status, current.body.id]).toEqual([200, rid]);
+  expect([current.status, current.body.recording.id]).toEqual([200, rid]);
 });
 
 test('rung 1: a unique resource_id (in its short form), the other unique attributes kept after it, coordinates last', async () => {

@@ -2925,7 +2925,7 @@ export interface paths {
         };
         /**
          * The device's recording under way
-         * @description The recording in state `recording` on this device; 404 when there is none.
+         * @description `{recording}`: the recording in state `recording` on this device, or null when there is none (a console opening the device asks, so no recording is no error). Someone else's device answers 404.
          *
          *     **Auth:** the application's signed-in session. API keys are refused.
          */
@@ -3783,6 +3783,23 @@ export interface components {
             interrupt?: boolean;
             /** @description The screen just before the input (JPEG) */
             frame_url: string;
+        };
+        Recording: {
+            /** @description `rec_` + 24 lowercase hex */
+            id: string;
+            device_id: number;
+            /** @enum {string} */
+            state: "recording" | "stopped";
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            ended_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the hold on the device ends unless another input extends it (15 minutes after the last)
+             */
+            expires_at: string;
+            steps: components["schemas"]["RecordedStep"][];
         };
     };
     responses: never;
@@ -25442,21 +25459,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description `rec_` + 24 lowercase hex */
-                        id: string;
-                        device_id: number;
-                        /** @enum {string} */
-                        state: "recording" | "stopped";
-                        /** Format: date-time */
-                        started_at: string;
-                        /** Format: date-time */
-                        ended_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When the hold on the device ends unless another input extends it (15 minutes after the last)
-                         */
-                        expires_at: string;
-                        steps: components["schemas"]["RecordedStep"][];
+                        recording: components["schemas"]["Recording"] | null;
                     };
                 };
             };

@@ -2,7 +2,7 @@
 // device's recording, send inputs and checks, edit and delete steps, save as a macro, stop,
 // replay. Session-only routes: every call goes with the session cookie.
 import { api } from '../../../api/client';
-import { ApiError, unwrap } from '../../../api/errors';
+import { unwrap } from '../../../api/errors';
 import type { Recording, RecorderInput, SaveKind } from './recorder-types';
 
 const rec = (rid: string) => ({ params: { path: { rid } } });
@@ -19,12 +19,7 @@ export const saveRecording = (rid: string, name: string, kind: SaveKind) => unwr
 export const stopRecording = (rid: string) => unwrap(api.POST('/api/hosted/recordings/{rid}/stop', rec(rid)));
 export const replayRecording = (rid: string, macroId: number) => unwrap(api.POST('/api/hosted/recordings/{rid}/replay', { ...rec(rid), body: { macro_id: macroId } }));
 
-/** The device's recording in progress, or null when there is none (404). */
+/** The device's recording in progress, or null when there is none. */
 export async function activeRecording(deviceId: number): Promise<Recording | null> {
-  try {
-    return await unwrap(api.GET('/api/hosted/devices/{id}/recording', { params: { path: { id: deviceId } } }));
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  }
+  return (await unwrap(api.GET('/api/hosted/devices/{id}/recording', { params: { path: { id: deviceId } } }))).recording;
 }
