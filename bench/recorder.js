@@ -21,7 +21,10 @@
 // (the "Not now" tap a plain tap, the drags plain swipes), what a recorder without §16's
 // waiting would replay.
 //
-// Usage (after `npm run build`): node bench/recorder.js [--engine sqlite|postgres] [--runs N] [--literal]
+// --console records in the console itself instead (bench/lib/recorder-task.js): Debian's Chromium
+// clicks and drags on the device drawer's live view, then saves through the console's Save dialog.
+//
+// Usage (after `npm run build`): node bench/recorder.js [--engine sqlite|postgres] [--runs N] [--literal | --console]
 import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +33,7 @@ import { FEED_POSTS } from '../dist/modules/devices/hosts/sim/apps/daily-feed/po
 import { RunsThread, serveWorkers } from '../dist/runs-thread/runs-thread.js';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
 import { benchTarget, cleanupStack, percentile, printTable, request, round, runMain } from './lib.js';
+import { recordInConsole, recordTask } from './lib/recorder-task.js';
 
 const FEED = 'com.example.feed';
 const POST_INDEX = 79; // the 80th post
@@ -41,64 +45,14 @@ const KINDS = /** @type {const} */ (['block', 'python', 'literal']);
 /** @typedef {import('../dist/modules/devices/hosts/types.js').UiElement} UiElement */
 
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const centre = (/** @type {UiElement} */ e) => ({ x: Math.floor((e.bounds.left + e.bounds.right) / 2), y: Math.floor((e.bounds.top + e.bounds.bottom) / 2) });
 
 function options() {
-  const { values } = parseArgs({ options: { engine: { type: 'string', default: 'sqlite' }, runs: { type: 'string', default: '20' }, literal: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ options: { engine: { type: 'string', default: 'sqlite' }, runs: { type: 'string', default: '20' }, literal: { type: 'boolean', default: false }, console: { type: 'boolean', default: false } } });
+  if (values.literal && values.console) throw new Error('--literal needs the recording through the routes; leave out --console');
   if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a whole number ≥ 1');
-  return { engine: values.engine, runs, kinds: KINDS.filter((kind) => kind !== 'literal' || values.literal) };
-}
-
-/**
- * Looks at the screen until `find` names an element (a person waiting for what they expect).
- * @param {Driver} driver @param {(tree: UiElement[]) => UiElement | undefined} find @param {string} what
- */
-async function lookFor(driver, find, what, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find(await driver.uiTree());
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`the recording never saw ${what}`);
-    await sleep(100);
-  }
-}
-
-/**
- * The person's session at the live view, through the recorder's routes; answers the recording id and its steps.
- * @param {string} base @param {Record<string, string>} auth @param {number} deviceId @param {Driver} driver
- */
-async function recordTask(base, auth, deviceId, driver) {
-  const recording = await request(base, 'POST', `/api/hosted/devices/${deviceId}/recording`, { body: {}, headers: auth });
-  const rid = recording.id;
-  /** @param {object} body */
-  const input = (body) => request(base, 'POST', `/api/hosted/recordings/${rid}/inputs`, { body, headers: auth });
-
-  const icon = await lookFor(driver, (tree) => tree.find((e) => e.text === 'Daily Feed' && e.clickable), 'the Daily Feed icon');
-  await input({ type: 'tap', ...centre(icon) });
-  const notNow = await lookFor(driver, (tree) => tree.find((e) => e.text === 'Not now'), 'the rating dialog');
-  await input({ type: 'tap', ...centre(notNow) });
-  await lookFor(driver, (tree) => tree.find((e) => e.resource_id === `${FEED}:id/post_title`), 'the loaded feed');
-  let swipes = 0;
-  for (;;) {
-    const tree = await driver.uiTree();
-    const post = tree.find((e) => e.text === POST_TITLE);
-    // Fully in the band, so the person sees the whole headline before tapping it.
-    if (post && post.bounds.top > BAND.top && post.bounds.bottom < BAND.bottom - 100) {
-      await input({ type: 'tap', ...centre(post) });
-      break;
-    }
-    if (swipes >= 40) throw new Error('the 80th post never came into view');
-    await input({ type: 'swipe', from: { x: 540, y: 1900 }, to: { x: 540, y: 650 }, ms: 400 });
-    swipes += 1;
-    await sleep(150);
-  }
-  const save = await lookFor(driver, (tree) => tree.find((e) => e.text === 'Save post'), 'the Save post button');
-  await input({ type: 'tap', ...centre(save) });
-  await lookFor(driver, (tree) => tree.find((e) => e.text === 'Saved'), 'the post saved');
-  const steps = (await request(base, 'GET', `/api/hosted/recordings/${rid}`, { headers: auth })).steps;
-  return { rid, steps, swipes };
+  return { engine: values.engine, runs, inConsole: values.console, kinds: KINDS.filter((kind) => kind !== 'literal' || values.literal) };
 }
 
 /** A recorded step exactly as it was: a tap on its selector (or point), a swipe as dragged. */
@@ -161,6 +115,7 @@ async function main() {
     cleanups.push(() => Promise.all(workers.map((worker) => worker.stop())));
 
     const { auth } = await signUpOverHttp(base, `bench-recorder-${target.suffix}@example.com`, `pw-${target.suffix}-${target.suffix}`);
+    const token = auth.authorization.slice('Bearer '.length);
     const device = await request(base, 'POST', '/api/hosted/devices', { body: { name: 'Recorder phone' }, headers: auth });
     await request(base, 'POST', `/api/hosted/devices/${device.id}/start`, { headers: auth });
     await app.modules.devices.services.lifecycle.waitUntilReady(device.id, { timeoutMs: 30_000 });
@@ -175,15 +130,27 @@ async function main() {
     }
     await driver.pressKey('HOME');
     const recordStarted = Date.now();
-    const { rid, steps, swipes } = await recordTask(base, auth, device.id, driver);
-    opens += 1;
-    const recordSeconds = round((Date.now() - recordStarted) / 1000, 1);
     /** @type {Record<Kind, any>} */
     const macros = { block: null, python: null, literal: null };
-    for (const kind of /** @type {const} */ (['block', 'python'])) macros[kind] = await request(base, 'POST', `/api/hosted/recordings/${rid}/save`, { body: { name: `Daily Feed, recorded (${kind})`, kind }, headers: auth });
-    macros.literal = await request(base, 'POST', '/api/macros', { body: { name: 'Daily Feed, as recorded', kind: 'block', blocks: { version: 1, steps: steps.map(literalStep) } }, headers: auth });
-    await request(base, 'POST', `/api/hosted/recordings/${rid}/stop`, { headers: auth });
-    console.log(`recorded ${steps.length} steps in ${recordSeconds} s (${swipes} swipes): ${steps.map((/** @type {any} */ s) => `${s.action}${s.selector ? ` ${JSON.stringify(s.selector)}` : ''}${s.interrupt ? ' (interrupt)' : ''}`).join('; ')}`);
+    let steps = [];
+    let swipes = 0;
+    const task = { feed: FEED, postTitle: POST_TITLE, band: BAND };
+    if (opts.inConsole) {
+      const done = await recordInConsole({ base, token, deviceId: device.id, deviceName: device.name, driver, ...task });
+      swipes = done.swipes;
+      for (const kind of /** @type {const} */ (['block', 'python'])) macros[kind] = await request(base, 'GET', `/api/macros/${done.macroIds[kind]}`, { headers: auth });
+      steps = Array.from({ length: done.steps });
+    } else {
+      const done = await recordTask(base, auth, device.id, driver, task);
+      ({ steps, swipes } = done);
+      for (const kind of /** @type {const} */ (['block', 'python'])) macros[kind] = await request(base, 'POST', `/api/hosted/recordings/${done.rid}/save`, { body: { name: `Daily Feed, recorded (${kind})`, kind }, headers: auth });
+      macros.literal = await request(base, 'POST', '/api/macros', { body: { name: 'Daily Feed, as recorded', kind: 'block', blocks: { version: 1, steps: steps.map(literalStep) } }, headers: auth });
+      await request(base, 'POST', `/api/hosted/recordings/${done.rid}/stop`, { headers: auth });
+      console.log(`recorded steps: ${steps.map((/** @type {any} */ s) => `${s.action}${s.selector ? ` ${JSON.stringify(s.selector)}` : ''}${s.interrupt ? ' (interrupt)' : ''}`).join('; ')}`);
+    }
+    opens += 1;
+    const recordSeconds = round((Date.now() - recordStarted) / 1000, 1);
+    console.log(`recorded ${steps.length} steps ${opts.inConsole ? 'in the console' : 'through the routes'} in ${recordSeconds} s (${swipes} swipes)`);
     console.log(`block program: ${JSON.stringify(macros.block.blocks)}`);
 
     /** @type {{ kind: Kind, open: number, dialog: boolean, pass: boolean, why: string, ms: number }[]} */
@@ -234,7 +201,7 @@ async function main() {
         failures: mine.filter((r) => !r.pass).map((r) => r.why),
       };
     });
-    console.log(`\nrecorder on ${opts.engine}: Daily Feed task recorded once (${steps.length} steps), replayed ${opts.runs} times as ${opts.kinds.join(', ')} macros, SIM_SEED unset`);
+    console.log(`\nrecorder on ${opts.engine}: Daily Feed task recorded once ${opts.inConsole ? 'in the console' : 'through the routes'} (${steps.length} steps), replayed ${opts.runs} times as ${opts.kinds.join(', ')} macros, SIM_SEED unset`);
     console.log(`${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`);
     printTable([
       ['macro', 'passed', 'pass rate', 'with the dialog', 'median run s', 'p90 run s'],
