@@ -13,6 +13,8 @@ export interface RecordingsTable {
   started_at: number;
   ended_at: number | null;
   expires_at: number;
+  /** JSON: the macros saved from the recording, `{id, name, kind}` in the order saved. */
+  saved: ColumnType<string, string | undefined, string>;
 }
 
 export interface RecordingStepsTable {

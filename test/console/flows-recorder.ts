@@ -2,7 +2,7 @@
 // the live view; HOME, a tap on an app's icon, a tap on a button and on a field, text typed,
 // ENTER, a tap on nothing (fragile), a "Wait for…" check picked on the screen (nothing sent
 // to the device), a long press and a drag (a swipe), BACK twice and HOME, each a step in the
-// list with its frame; a reload finds the recording again; a step's selector changed among its
+// list with its frame; a reload finds the recording again (and, after saving, what Replay can run); a step's selector changed among its
 // candidates (their match counts shown); the fragile step, the long press and the swipe
 // deleted; saved as a block macro and as a code macro (recording goes on); the block macro
 // replayed, landing on the run's page with its trace; the code macro run to its end. axe-core
@@ -193,8 +193,14 @@ export async function recorder(w: World): Promise<void> {
   const macros = await w.t.db.kysely.selectFrom('macros').select(['id', 'kind']).where('id', 'in', [blockId, codeId]).orderBy('id').execute();
   expect(macros).toEqual([{ id: blockId, kind: 'block' }, { id: codeId, kind: 'python' }]);
 
+  // A reload keeps what Replay can run: the recording lists the macros saved from it.
+  await page.reload();
+  await expect.poll(() => drawer.getByText('Recording', { exact: true }).isVisible(), { timeout: 15_000 }).toBe(true);
+  const replayChoice = drawer.getByRole('combobox', { name: 'Macro to replay' });
+  await expect.poll(() => replayChoice.locator('option').allInnerTexts()).toEqual(['Checkout as Ada (block)', 'Checkout as Ada (code) (code)']);
+
   // Replay the block macro: the run's page opens, and its trace follows the recorded steps.
-  await drawer.getByRole('combobox', { name: 'Macro to replay' }).selectOption(String(blockId));
+  await replayChoice.selectOption(String(blockId));
   await drawer.getByRole('button', { name: 'Replay' }).click();
   await page.waitForURL(/\/runs\/\d+\?cloud_run=\d+$/, { timeout: 20_000 });
   await expect.poll(() => page.getByRole('heading', { name: /^Trace/ }).isVisible(), { timeout: 20_000 }).toBe(true);

@@ -26,6 +26,8 @@ export function recordings(dialect: DialectName): Migration {
         .addColumn('ended_at', 'bigint')
         // The hold's expiry, extended by every input; past it the recording has ended.
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        // JSON: the macros saved from it ({id, name, kind}), so Replay offers them after a reload.
+        .addColumn('saved', 'text', (c) => c.notNull().defaultTo('[]'))
         .addCheckConstraint('recordings_state_check', oneOf('state', RECORDING_STATES))
         .execute();
       await db.schema.createIndex('recordings_device_idx').on('recordings').columns(['device_id', 'state']).execute();

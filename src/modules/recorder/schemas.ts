@@ -45,6 +45,10 @@ export const RecordedStep = Type.Object(
 );
 export type RecordedStep = Static<typeof RecordedStep>;
 
+/** A macro saved from a recording, as it was saved. */
+export const SavedMacroSchema = Type.Object({ id: Type.Integer(), name: Type.String(), kind: StringEnum(['block', 'python'] as const) }, { additionalProperties: false });
+export type SavedMacro = Static<typeof SavedMacroSchema>;
+
 export const Recording = Type.Object(
   {
     id: Type.String({ description: '`rec_` + 24 lowercase hex' }),
@@ -54,6 +58,7 @@ export const Recording = Type.Object(
     ended_at: Nullable(DateTime()),
     expires_at: DateTime({ description: 'When the hold on the device ends unless another input extends it (15 minutes after the last)' }),
     steps: Type.Array(RecordedStep),
+    saved: Type.Array(SavedMacroSchema, { description: 'The macros saved from this recording, in the order saved (as they were named then): what Replay can run' }),
   },
   { $id: 'Recording' },
 );

@@ -14,7 +14,7 @@ import { DeviceNotReadyError, type DeviceDriver, type DeviceHost, findCloudDevic
 import type { MacroService } from '../macros/index.js';
 import type { CloudRunService } from '../runs/index.js';
 import { blockProgramOf, pythonSourceOf } from './program.js';
-import type { RecordingRecord, SaveInput } from './schemas.js';
+import type { RecordingRecord, SavedMacro, SaveInput } from './schemas.js';
 import { type RecordingRow, RecordingStore, type StoredStep } from './store.js';
 
 /** Idle this long (no input) and the recording ends (the hold lapses). */
@@ -125,10 +125,15 @@ export class RecorderService {
     const row = await this.store.find(ctx.userId, rid);
     const steps = await this.store.steps(row.id);
     if (steps.length === 0) throw new ValidationError([{ path: 'recording.steps', message: 'is empty: record at least one step before saving' }]);
-    if (input.kind === 'block') return this.ports.macros.create(ctx, { name: input.name, kind: 'block', blocks: blockProgramOf(steps) });
-    const macro = await this.ports.macros.create(ctx, { name: input.name, kind: 'python' });
-    const source = pythonSourceOf(steps, input.name.trim());
-    await installTextFiles(this.ports.codeSync, ctx, { macroId: macro.id, files: [{ path: PYTHON_ENTRY, content: source }], entryPath: PYTHON_ENTRY });
+    let macro;
+    if (input.kind === 'block') {
+      macro = await this.ports.macros.create(ctx, { name: input.name, kind: 'block', blocks: blockProgramOf(steps) });
+    } else {
+      macro = await this.ports.macros.create(ctx, { name: input.name, kind: 'python' });
+      const source = pythonSourceOf(steps, input.name.trim());
+      await installTextFiles(this.ports.codeSync, ctx, { macroId: macro.id, files: [{ path: PYTHON_ENTRY, content: source }], entryPath: PYTHON_ENTRY });
+    }
+    await this.store.addSaved(row.id, { id: macro.id, name: macro.name, kind: input.kind });
     return macro;
   }
 
@@ -170,6 +175,7 @@ export class RecorderService {
       ended_at: toIso(row.ended_at),
       expires_at: toIso(row.expires_at),
       steps: steps.map((step) => this.presentStep(row.id, step)),
+      saved: JSON.parse(row.saved) as SavedMacro[],
     };
   }
 

@@ -1,11 +1,11 @@
 // The recorder's tables (migration 0028): recordings and their steps, each step's body as JSON
 // and its frame as JPEG bytes. Every read filters by the owner, so another account's recording
 // is simply not found. The only writer of `recordings` and `recording_steps`.
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import { NotFoundError } from '../../core/errors.js';
 import type { Database } from '../../db/schema.js';
 import type { RecordingsTable } from '../../db/schema-recorder.js';
-import type { RecordedStep } from './schemas.js';
+import type { RecordedStep, SavedMacro } from './schemas.js';
 
 export type RecordingRow = Selectable<RecordingsTable>;
 /** A step as stored: the answer less its frame_url, which is made from the ids. */
@@ -19,7 +19,18 @@ export const stepNotFound = () => new NotFoundError('No step with this seq in th
 export class RecordingStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(trx: Handle, row: RecordingRow): Promise<void> {
+  /** Notes a macro saved from the recording: written only over the list it read, so two saves at once both stay. */
+  async addSaved(id: string, macro: SavedMacro): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const row = await this.db.selectFrom('recordings').select('saved').where('id', '=', id).executeTakeFirst();
+      if (!row) return;
+      const saved = (JSON.parse(row.saved) as SavedMacro[]).filter((m) => m.id !== macro.id);
+      const written = await this.db.updateTable('recordings').set({ saved: JSON.stringify([...saved, macro]) }).where('id', '=', id).where('saved', '=', row.saved).executeTakeFirst();
+      if (Number(written.numUpdatedRows) === 1) return;
+    }
+  }
+
+  async insert(trx: Handle, row: Insertable<RecordingsTable>): Promise<void> {
     await trx.insertInto('recordings').values(row).execute();
   }
 

@@ -97,6 +97,14 @@ test('saved as a code macro: src/app.py with svc_device.locate, readable, valid 
   const saved = await r.save(rid, { name: 'Recorded "code"', kind: 'python' });
   expect(saved.status, JSON.stringify(saved.body)).toBe(201);
   expect(saved.body).toMatchObject({ kind: 'python', name: 'Recorded "code"' });
+  // Saved twice more (the same name again, then as blocks): the recording lists each macro saved from it, for Replay after a reload.
+  const again = await r.save(rid, { name: 'Recorded blocks too', kind: 'block' });
+  const listed = await r.call('GET', `/api/hosted/recordings/${rid}`);
+  expect(listed.body.saved).toEqual([
+    { id: saved.body.id, name: 'Recorded "code"', kind: 'python' },
+    { id: again.body.id, name: 'Recorded blocks too', kind: 'block' },
+  ]);
+  expect((await r.call('GET', `/api/hosted/devices/${deviceId}/recording`)).body.recording.saved).toHaveLength(2);
   const files = await currentTextFiles(w.t.db.kysely, { userId: w.owner.id }, saved.body.id);
   expect(files.map((f) => f.path)).toEqual(['src/app.py']);
   const source = files[0].content;

@@ -3800,6 +3800,13 @@ export interface components {
              */
             expires_at: string;
             steps: components["schemas"]["RecordedStep"][];
+            /** @description The macros saved from this recording, in the order saved (as they were named then): what Replay can run */
+            saved: {
+                id: number;
+                name: string;
+                /** @enum {string} */
+                kind: "block" | "python";
+            }[];
         };
     };
     responses: never;
@@ -25571,6 +25578,13 @@ export interface operations {
                          */
                         expires_at: string;
                         steps: components["schemas"]["RecordedStep"][];
+                        /** @description The macros saved from this recording, in the order saved (as they were named then): what Replay can run */
+                        saved: {
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "block" | "python";
+                        }[];
                     };
                 };
             };
@@ -25709,6 +25723,13 @@ export interface operations {
                          */
                         expires_at: string;
                         steps: components["schemas"]["RecordedStep"][];
+                        /** @description The macros saved from this recording, in the order saved (as they were named then): what Replay can run */
+                        saved: {
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "block" | "python";
+                        }[];
                     };
                 };
             };
@@ -26734,6 +26755,13 @@ export interface operations {
                          */
                         expires_at: string;
                         steps: components["schemas"]["RecordedStep"][];
+                        /** @description The macros saved from this recording, in the order saved (as they were named then): what Replay can run */
+                        saved: {
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "block" | "python";
+                        }[];
                     };
                 };
             };

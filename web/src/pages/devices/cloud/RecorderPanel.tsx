@@ -5,10 +5,8 @@
 // for…" makes the next click pick an element for a check (`POST …/checks`, nothing sent to the
 // device). "Save…" makes a macro and recording goes on; "Replay" runs the saved macro as a
 // cloud run and opens its page with the trace; "Stop" ends it. A reload finds the recording in
-// progress again (`GET /api/hosted/devices/{id}/recording`). The macros saved from it are
-// known to this page only (the recording does not list them, and the console keeps nothing in
-// web storage): closing and opening the drawer keeps them, a reload forgets them, and Replay
-// then waits for the next Save.
+// progress again (`GET /api/hosted/devices/{id}/recording`), with the macros saved from it
+// (its `saved`), so Replay works after a reload too.
 import { Badge, Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError } from '../../../api/errors';
@@ -26,9 +24,6 @@ import { RecorderSteps } from './RecorderSteps';
 import { SaveRecordingModal } from './SaveRecordingModal';
 
 const KEYS: RecorderKey[] = ['BACK', 'HOME', 'ENTER'];
-/** The macros saved from each recording, for as long as the page lives. */
-const savedFrom = new Map<string, SavedMacro[]>();
-
 export function RecorderPanel({ deviceId, size }: { deviceId: number; size: AsyncState<Size | undefined> }) {
   const restored = useAsync(() => activeRecording(deviceId), [deviceId]);
   const [recording, setRecording] = useState<Recording | null>(null);
@@ -42,8 +37,11 @@ export function RecorderPanel({ deviceId, size }: { deviceId: number; size: Asyn
     if (restored.data) setRecording(restored.data);
   }, [restored.data]);
   const rid = recording?.id;
+  const listedSaved = recording?.saved;
   useEffect(() => {
-    if (rid) setSaved(savedFrom.get(rid) ?? []);
+    // A recording found again (a reload, the drawer opened anew): the macros saved from it.
+    if (rid) setSaved(listedSaved ?? []);
+    // Only when the recording changes: later saves are added as they happen (onSaved).
   }, [rid]);
 
   const start = useAction(async () => {
@@ -96,9 +94,7 @@ export function RecorderPanel({ deviceId, size }: { deviceId: number; size: Asyn
   };
   const onSaved = (macro: SavedMacro) => {
     if (!rid) return;
-    const next = [...(savedFrom.get(rid) ?? []).filter((m) => m.id !== macro.id), macro];
-    savedFrom.set(rid, next);
-    setSaved(next);
+    setSaved((before) => [...before.filter((m) => m.id !== macro.id), macro]);
     setReplayId(String(macro.id));
   };
   const onDeleted = (seq: number) => {
