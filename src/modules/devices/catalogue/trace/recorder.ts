@@ -245,12 +245,14 @@ export class TraceRecorder implements ActionTracer {
    * The "after" picture, off the action's path: taken in the background once two looks agree
    * (at most 1 s after the action). When the next action begins first, the picture it takes
    * before acting is the screen after this one, so it serves as this step's "after" too and
-   * no extra picture lies on the path; an action that takes none leaves the background to
-   * take it by the 1 s deadline.
+   * no extra picture lies on the path; when the next action takes none (a wait, a read), the
+   * background's next look (150 ms after the action, or its next poll) is the picture.
    */
   private startAfter(driver: DeviceDriver): FrameRef {
-    // Timers rather than a loop of sleeps: most steps are followed by the next at once, and
-    // then this costs one promise and one timer, set and cleared.
+    // Timers rather than a loop of sleeps, and always of the same two lengths (Node keeps one
+    // list per length; a length of its own per step made a list per step): most steps are
+    // followed by the next at once, and then this costs one promise and one timer, set and
+    // cleared.
     let resolve!: (ref: FrameRef) => void;
     const ref = new Promise<FrameRef>((done) => (resolve = done));
     const deadline = performance.now() + SETTLE_MAX_MS;
@@ -283,10 +285,9 @@ export class TraceRecorder implements ActionTracer {
       hurry: () => {
         if (hurried || filled) return;
         hurried = true;
-        // The next action is under way: the last look, if any; else the next capture, or a look at the deadline.
-        if (last) return fill(last.keep());
-        clearTimeout(timer);
-        timer = setTimeout(lookLater, Math.max(0, deadline - performance.now()));
+        // The next action is under way: the last look, if any; else the next capture, or (a
+        // next action that captures none: a wait, a read) the one look the timer takes.
+        if (last) fill(last.keep());
       },
     };
     this.after = slot;
