@@ -98,12 +98,10 @@ export const READS_TO_MOVE = [
   'src/modules/runs/executor/bundle.ts code_sync_state',
   'src/modules/runs/executor/bundle.ts macros',
   'src/modules/runs/logs/log-sink.ts executions',
-  'src/modules/runs/rpc/functions.ts devices',
   'src/modules/webhooks/deliveries-service.ts devices',
   'src/modules/webhooks/deliveries-service.ts events',
   'src/modules/webhooks/deliveries-service.ts executions',
   'src/modules/webhooks/delivery-job.ts events',
   'src/modules/webhooks/endpoints-service.ts device_groups',
   'src/modules/webhooks/endpoints-service.ts devices',
-  'src/modules/webhooks/fan-out.ts devices',
 ];

@@ -1,8 +1,15 @@
 // The writes to `devices` that other modules make inside their own transactions, kept here so
-// the devices module stays the table's only writer: a run's history record counts the run on
-// its device, and a deleted settings profile hands its devices to the macro's Default.
+// the devices module stays the table's only writer and reader: a run's history record counts
+// the run on its device, a deleted settings profile hands its devices to the macro's Default,
+// and an event names the group its device is in.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+
+/** The group of the caller's device now (null: in none; undefined: no such device of theirs). */
+export async function groupOfDevice(db: Kysely<Database>, userId: number, deviceId: number): Promise<number | null | undefined> {
+  const row = await db.selectFrom('devices').select('group_id').where('id', '=', deviceId).where('user_id', '=', userId).executeTakeFirst();
+  return row?.group_id;
+}
 
 /** One more run on the device's counter, in the transaction that opens the run's history record. */
 export async function countDeviceRun(db: Kysely<Database>, userId: number, deviceId: number): Promise<void> {

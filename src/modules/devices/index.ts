@@ -12,7 +12,7 @@ export { centerOf, findById, findByText, findText, tapElement, tapText, withCent
 export { findCloudDevice } from './cloud-device.js';
 export { holdDeviceForJob, releaseJobHold, renewJobHold } from './leases/job-holds.js';
 export { assertDeviceIdle, deviceBusyWithRun } from './idle.js';
-export { countDeviceRun, repointDevicesProfile } from './device-records.js';
+export { countDeviceRun, groupOfDevice, repointDevicesProfile } from './device-records.js';
 export * from './hosts/index.js';
 export * from './catalogue/index.js';
 export { requireElement, requireText } from './actions/find-element.js';

@@ -4,6 +4,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Wakeup } from '../../db/wakeup.js';
+import { groupOfDevice } from '../devices/index.js';
 import type { EventSubscriber, RecordedEvent } from '../events/index.js';
 import { WEBHOOK_DELIVERY } from './delivery-job.js';
 import { type Scope, scopeMatches, subscribes } from './rules.js';
@@ -45,7 +46,7 @@ export async function fanOut(trx: Transaction<Database>, event: RecordedEvent): 
     const groupId =
       event.deviceId === null
         ? null
-        : ((await trx.selectFrom('devices').select('group_id').where('id', '=', event.deviceId).where('user_id', '=', event.userId).executeTakeFirst())?.group_id ?? null);
+        : ((await groupOfDevice(trx, event.userId, event.deviceId)) ?? null);
     targets = endpoints
       .filter((endpoint) => subscribes(JSON.parse(endpoint.event_types) as string[], event.type) && scopeMatches(scopeOf(endpoint), event.deviceId, groupId))
       .map((endpoint) => endpoint.id);

@@ -6,7 +6,7 @@ import type { Db } from '../../../db/database.js';
 import { ValidationError } from '../../../core/errors.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { EmitEvent } from '../../events/index.js';
-import { type DeviceDriver, findText, tapElement, tapText, withCenter } from '../../devices/index.js';
+import { type DeviceDriver, findText, groupOfDevice, tapElement, tapText, withCenter } from '../../devices/index.js';
 import { type ImageFinder, IMAGE_THRESHOLD_DEFAULT } from '../device/image-matching.js';
 import { Answers, Bodies, Done, ElementAnswer, EVENT_DATA_MAX_BYTES, FoundElement } from './rpc-schemas.js';
 
@@ -88,11 +88,11 @@ export const RPC_FUNCTIONS = {
       const size = Buffer.byteLength(JSON.stringify(data));
       if (size > EVENT_DATA_MAX_BYTES) throw new ValidationError([{ path: 'body.data', message: `must be at most ${EVENT_DATA_MAX_BYTES} bytes as JSON (this is ${size})` }]);
       return deps.db.kysely.transaction().execute(async (trx) => {
-        const device = await trx.selectFrom('devices').select('group_id').where('id', '=', caller.deviceId).where('user_id', '=', caller.userId).executeTakeFirst();
+        const groupId = (await groupOfDevice(trx, caller.userId, caller.deviceId)) ?? null;
         const { eventId } = await deps.emit(trx, {
           userId: caller.userId,
           type: `custom.${name}`,
-          data: { device_id: caller.deviceId, group_id: device?.group_id ?? null, execution_id: caller.executionId, data },
+          data: { device_id: caller.deviceId, group_id: groupId, execution_id: caller.executionId, data },
           deviceId: caller.deviceId,
           at: deps.clock.now(),
         });
