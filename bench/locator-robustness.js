@@ -23,15 +23,13 @@
 // Usage (after `npm run build`): node bench/locator-robustness.js [--engine sqlite|postgres] [--runs N] [--devices N] [--strict]
 //   --strict exits 1 when the locator macro passes fewer than 99 % of its runs.
 import { readFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { worktreeHash } from '../dist/modules/code-sync/hash.js';
 import { zipWorktree } from '../dist/modules/code-sync/worktree.js';
 import { FEED_POSTS } from '../dist/modules/devices/hosts/sim/apps/daily-feed/posts.js';
-import { RunsThread, serveWorkers } from '../dist/runs-thread/runs-thread.js';
-import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
+import { signUpOverHttp } from './lib/engine.js';
+import { startServeLike } from './lib/serve-like.js';
 import { benchTarget, cleanupStack, percentile, printTable, request, round, runMain } from './lib.js';
 
 const FEED = 'com.example.feed';
@@ -94,17 +92,7 @@ async function main() {
   const cleanups = cleanupStack();
   const target = benchTarget(opts.engine, 'locator-robustness');
   try {
-    const runsDir = mkdtempSync(join(tmpdir(), 'locator-robustness-runs-'));
-    // No SIM_SEED: each device's loading times come from its own random sequence.
-    const config = benchConfig(target, { RUNS_DIR: runsDir, SIM_BOOT_MS: '0', RUN_WORKERS: 'false' });
-    const { db, redis, sqliteFile } = await openBenchEngine(target, { cleanups });
-    const app = await startBenchApp(benchAppDeps(config, db, redis), cleanups);
-    const base = await listenLocally(app);
-    const thread = new RunsThread({ config: { ...config, baseUrl: base }, sqliteFile, pgSchema: target.pgSchema, log: app.log });
-    const workers = serveWorkers(app.modules, thread);
-    for (const worker of workers) worker.start();
-    await thread.ready();
-    cleanups.push(() => Promise.all(workers.map((worker) => worker.stop())));
+    const { app, base } = await startServeLike(target, cleanups, 'locator-robustness');
 
     const { auth } = await signUpOverHttp(base, `bench-robust-${target.suffix}@example.com`, `pw-${target.suffix}-${target.suffix}`);
     const { key } = await request(base, 'POST', '/api/api-keys', { body: { name: 'robustness bench', scopes: ['macros:run', 'runs:read'] }, headers: auth });

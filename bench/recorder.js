@@ -25,13 +25,11 @@
 // clicks and drags on the device drawer's live view, then saves through the console's Save dialog.
 //
 // Usage (after `npm run build`): node bench/recorder.js [--engine sqlite|postgres] [--runs N] [--literal | --console]
-import { mkdtempSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { FEED_POSTS } from '../dist/modules/devices/hosts/sim/apps/daily-feed/posts.js';
-import { RunsThread, serveWorkers } from '../dist/runs-thread/runs-thread.js';
-import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
+import { signUpOverHttp } from './lib/engine.js';
+import { startServeLike } from './lib/serve-like.js';
 import { benchTarget, cleanupStack, percentile, printTable, request, round, runMain } from './lib.js';
 import { recordInConsole, recordTask } from './lib/recorder-task.js';
 
@@ -102,17 +100,7 @@ async function main() {
   const cleanups = cleanupStack();
   const target = benchTarget(opts.engine, 'recorder');
   try {
-    const runsDir = mkdtempSync(join(tmpdir(), 'recorder-runs-'));
-    // No SIM_SEED: the phone's loading times come from its own random sequence.
-    const config = benchConfig(target, { RUNS_DIR: runsDir, SIM_BOOT_MS: '0', RUN_WORKERS: 'false' });
-    const { db, redis, sqliteFile } = await openBenchEngine(target, { cleanups });
-    const app = await startBenchApp(benchAppDeps(config, db, redis), cleanups);
-    const base = await listenLocally(app);
-    const thread = new RunsThread({ config: { ...config, baseUrl: base }, sqliteFile, pgSchema: target.pgSchema, log: app.log });
-    const workers = serveWorkers(app.modules, thread);
-    for (const worker of workers) worker.start();
-    await thread.ready();
-    cleanups.push(() => Promise.all(workers.map((worker) => worker.stop())));
+    const { app, base } = await startServeLike(target, cleanups, 'recorder');
 
     const { auth } = await signUpOverHttp(base, `bench-recorder-${target.suffix}@example.com`, `pw-${target.suffix}-${target.suffix}`);
     const token = auth.authorization.slice('Bearer '.length);
