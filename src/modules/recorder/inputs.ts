@@ -97,24 +97,27 @@ export class RecorderInputs {
       step = { action: 'key', selector: null, fragile: false, candidates: [], chosen: -1, key: input.key };
     } else {
       const field = look.tree.find((e) => e.editable && e.focused) ?? null;
-      const candidates = field ? await this.candidates(ctx, driver, row, look, field, null) : [];
+      const typingOn = await this.typingInto(row, field);
+      // A new step's selector (and crop) is taken from the field before the text goes in; text
+      // added to the previous step keeps that step's.
+      const candidates = field && !typingOn ? await this.candidates(ctx, driver, row, look, field, null) : [];
       await entryNamed('device_type').run(env, { text: input.text });
-      const merged = await this.appendToTyping(row, field, input.text);
-      if (merged) return merged;
+      if (typingOn) {
+        const merged = { ...typingOn, text: `${typingOn.text ?? ''}${input.text}` };
+        await this.recorder.store.replaceStep(row.id, merged);
+        return merged;
+      }
       step = { action: 'type', ...target(candidates, 0), text: input.text, element: field && presentElement(field) };
     }
     return this.record(row, step, look.frame);
   }
 
-  /** Text typed on into the field the last step typed into stays one `type` step. */
-  private async appendToTyping(row: RecordingRow, field: UiElement | null, text: string): Promise<StoredStep | null> {
+  /** The last step, when it typed into this same field: text typed on into it stays one `type` step. */
+  private async typingInto(row: RecordingRow, field: UiElement | null): Promise<StoredStep | null> {
     const last = await this.recorder.store.lastStep(row.id);
     if (!last || last.action !== 'type' || field === null || !last.element) return null;
     const same = last.element.resource_id === field.resource_id && JSON.stringify(last.element.bounds) === JSON.stringify(field.bounds);
-    if (!same) return null;
-    const step = { ...last, text: `${last.text ?? ''}${text}` };
-    await this.recorder.store.replaceStep(row.id, step);
-    return step;
+    return same ? last : null;
   }
 
   /** A `wait_for` step on the element at the point; nothing is sent to the device. 422 `no_element` when nothing there can be named. */

@@ -60,7 +60,7 @@ export class RecorderService {
     return this.present(await this.store.find(ctx.userId, id));
   }
 
-  /** The device's recording in state `recording`; 404 when there is none. */
+  /** The device's recording in state `recording`, or null when there is none (someone else's device: 404). */
   async current(ctx: Caller, deviceId: number): Promise<{ recording: RecordingRecord | null }> {
     await findCloudDevice(this.db.kysely, ctx.userId, deviceId);
     const row = await this.store.activeOn(ctx.userId, deviceId);
@@ -70,8 +70,9 @@ export class RecorderService {
 
   async get(ctx: Caller, rid: string): Promise<RecordingRecord> {
     const row = await this.store.find(ctx.userId, rid);
-    await this.isLive(row);
-    return this.present(await this.store.find(ctx.userId, rid));
+    // Read again only when isLive has just moved it to `stopped` (its hold ran out).
+    const lapsed = row.state === 'recording' && !(await this.isLive(row));
+    return this.present(lapsed ? await this.store.find(ctx.userId, rid) : row);
   }
 
   /** Ends the recording and frees the device; a recording already ended is answered as it is. */
