@@ -2,4 +2,5 @@
 export { buildExecutionsModule } from './module.js';
 export { findRunByExecutionId, presentRun } from './present.js';
 export { endHistory, ERROR_MESSAGE_MAX, openHistory, recordHistoryProxy } from './history.js';
+export { historyRecordId, type OwnedMacro, runOutcomesOf } from './lookups.js';
 export { ExecutionIdString } from './schemas.js';

@@ -8,7 +8,9 @@ import type { Database, WebhookDeliveriesTable } from '../../db/schema.js';
 import type { Wakeup } from '../../db/wakeup.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
+import { groupOfDevice } from '../devices/index.js';
 import type { EmitEvent } from '../events/index.js';
+import { historyRecordId } from '../executions/index.js';
 import { WEBHOOK_DELIVERY } from './delivery-job.js';
 import { CUSTOM_DATA_MAX_BYTES, type CustomEventInput, type DeliveryListInput } from './schemas.js';
 
@@ -93,13 +95,12 @@ export class WebhookDeliveryService {
     return this.db.transaction().execute(async (trx) => {
       let groupId: number | null = null;
       if (input.device_id !== undefined) {
-        const device = await trx.selectFrom('devices').select('group_id').where('id', '=', input.device_id).where('user_id', '=', userId).executeTakeFirst();
-        if (!device) throw new ValidationError([{ path: 'body.device_id', message: 'is not one of your devices' }]);
-        groupId = device.group_id;
+        const group = await groupOfDevice(trx, userId, input.device_id);
+        if (group === undefined) throw new ValidationError([{ path: 'body.device_id', message: 'is not one of your devices' }]);
+        groupId = group;
       }
-      if (input.execution_id !== undefined) {
-        const run = await trx.selectFrom('executions').select('id').where('execution_id', '=', input.execution_id).where('user_id', '=', userId).executeTakeFirst();
-        if (!run) throw new ValidationError([{ path: 'body.execution_id', message: 'is not one of your runs' }]);
+      if (input.execution_id !== undefined && (await historyRecordId(trx, userId, input.execution_id)) === undefined) {
+        throw new ValidationError([{ path: 'body.execution_id', message: 'is not one of your runs' }]);
       }
       const data = { device_id: input.device_id ?? null, group_id: groupId, execution_id: input.execution_id ?? null, data: input.data };
       const { eventId, deliveries } = await this.emit(trx, { userId, type: input.type, data, deviceId: input.device_id ?? null, at: this.clock.now() });

@@ -29,6 +29,7 @@ export interface StartDeps {
   capacity?: RunCapacity;
 }
 
+/** A cloud run's execution id: only this mints `cr_` ids, and reports refuse the prefix (executions/report.ts relies on both). */
 export const newExecutionId = () => `cr_${randomHex(12)}`;
 
 export async function startRun(deps: StartDeps, ctx: ServiceContext, input: StartRunInput & { deviceId: number; underLease?: string }): Promise<CloudRunRecord> {
