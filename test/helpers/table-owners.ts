@@ -86,10 +86,6 @@ export const READS_TO_MOVE = [
   'src/modules/marketplace/trust.ts executions',
   'src/modules/marketplace/trust.ts macros',
   'src/modules/mcp/oauth/token-store.ts api_keys',
-  'src/modules/proxies/assignments.ts devices',
-  'src/modules/proxies/usage.ts device_groups',
-  'src/modules/proxies/usage.ts devices',
-  'src/modules/recorder/store.ts devices',
   'src/modules/runs/arguments/profile-args.ts devices',
   'src/modules/runs/arguments/profile-args.ts macro_setting_profiles',
   'src/modules/runs/executor/bundle.ts code_blobs',
@@ -98,6 +94,4 @@ export const READS_TO_MOVE = [
   'src/modules/runs/executor/bundle.ts macros',
   'src/modules/webhooks/deliveries-service.ts events',
   'src/modules/webhooks/delivery-job.ts events',
-  'src/modules/webhooks/endpoints-service.ts device_groups',
-  'src/modules/webhooks/endpoints-service.ts devices',
 ];

@@ -13,6 +13,7 @@ export { findCloudDevice } from './cloud-device.js';
 export { holdDeviceForJob, releaseJobHold, renewJobHold } from './leases/job-holds.js';
 export { assertDeviceIdle, deviceBusyWithRun } from './idle.js';
 export { countDeviceRun, groupOfDevice, repointDevicesProfile } from './device-records.js';
+export { countDevices, type DeviceLabel, deviceLabels, isDeviceLive, ownedDeviceIds, ownedGroupIds } from './lookups.js';
 export * from './hosts/index.js';
 export * from './catalogue/index.js';
 export { requireElement, requireText } from './actions/find-element.js';
