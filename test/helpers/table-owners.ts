@@ -92,6 +92,5 @@ export const READS_TO_MOVE = [
   'src/modules/runs/executor/bundle.ts code_snapshots',
   'src/modules/runs/executor/bundle.ts code_sync_state',
   'src/modules/runs/executor/bundle.ts macros',
-  'src/modules/webhooks/deliveries-service.ts events',
   'src/modules/webhooks/delivery-job.ts events',
 ];
