@@ -85,7 +85,6 @@ export const READS_TO_MOVE = [
   'src/modules/marketplace/reviews.ts users',
   'src/modules/marketplace/trust.ts executions',
   'src/modules/marketplace/trust.ts macros',
-  'src/modules/mcp/oauth/token-store.ts api_keys',
   'src/modules/runs/arguments/profile-args.ts devices',
   'src/modules/runs/arguments/profile-args.ts macro_setting_profiles',
   'src/modules/runs/executor/bundle.ts code_blobs',
