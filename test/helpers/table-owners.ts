@@ -86,9 +86,5 @@ export const READS_TO_MOVE = [
   'src/modules/marketplace/trust.ts macros',
   'src/modules/runs/arguments/profile-args.ts devices',
   'src/modules/runs/arguments/profile-args.ts macro_setting_profiles',
-  'src/modules/runs/executor/bundle.ts code_blobs',
-  'src/modules/runs/executor/bundle.ts code_snapshots',
-  'src/modules/runs/executor/bundle.ts code_sync_state',
-  'src/modules/runs/executor/bundle.ts macros',
   'src/modules/webhooks/delivery-job.ts events',
 ];

@@ -8,4 +8,4 @@ export { CodeState, SnapshotAnswer } from './schemas.js';
 export { currentTextFiles, installTextFiles } from './project-files.js';
 export { chooseEntry } from './entry.js';
 export { SnapshotRefusedError } from './errors.js';
-export { adoptSnapshot, currentSnapshotOf, dropUnusedBlobs, imageIdsOfSnapshot, removeMacroCode, visitSnapshotFiles } from './shared-code.js';
+export { adoptSnapshot, currentSnapshotOf, currentSnapshotZip, dropUnusedBlobs, imageIdsOfSnapshot, removeMacroCode, visitSnapshotFiles } from './shared-code.js';
