@@ -84,7 +84,5 @@ export const READS_TO_MOVE = [
   'src/modules/marketplace/reviews.ts users',
   'src/modules/marketplace/trust.ts executions',
   'src/modules/marketplace/trust.ts macros',
-  'src/modules/runs/arguments/profile-args.ts devices',
-  'src/modules/runs/arguments/profile-args.ts macro_setting_profiles',
   'src/modules/webhooks/delivery-job.ts events',
 ];

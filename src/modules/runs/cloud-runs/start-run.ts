@@ -42,7 +42,7 @@ export async function startRun(deps: StartDeps, ctx: ServiceContext, input: Star
   const bundle = await bundleForMacro(db.kysely, userId, input.macro_id);
   let args: RunArgs = {};
   if (bundle.kind === 'python') {
-    args = await resolveRunArgs(db.kysely, { userId, deviceId: device.id, macroId: input.macro_id }, input.args as RunArgs | undefined);
+    args = await resolveRunArgs(db.kysely, { userId, macroId: input.macro_id, followedProfileId: device.profile_id }, input.args as RunArgs | undefined);
     // An argument no command line can carry is the caller's to fix: 422 now, not a failed run later.
     argumentWords(args, 'body.args');
   }
