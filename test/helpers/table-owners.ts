@@ -82,7 +82,5 @@ export const READS_TO_MOVE = [
   'src/modules/marketplace/admin.ts users',
   'src/modules/marketplace/present.ts users',
   'src/modules/marketplace/reviews.ts users',
-  'src/modules/marketplace/trust.ts executions',
-  'src/modules/marketplace/trust.ts macros',
   'src/modules/webhooks/delivery-job.ts events',
 ];
