@@ -27,7 +27,7 @@ import { buildProxiesModule } from './modules/proxies/index.js';
 import { buildRecorderModule } from './modules/recorder/index.js';
 import { buildRunLogsModule } from './modules/run-logs/index.js';
 import { buildSchedulerModule, type ScheduleRuns, type ScheduleTargets } from './modules/scheduler/index.js';
-import { buildRunsModule, type CloudRunService, normalizeBlocks, type RunCapacity, type RunReadiness, runValidation, validateBlockProgram } from './modules/runs/index.js';
+import { buildRunsModule, type CloudRunService, deviceHasActiveRun, normalizeBlocks, type RunCapacity, type RunReadiness, runValidation, validateBlockProgram } from './modules/runs/index.js';
 import { buildWebhooksModule, webhookDeliveries } from './modules/webhooks/index.js';
 
 export interface ModuleLog {
@@ -113,6 +113,7 @@ export function buildRunModules(deps: ModulesDeps) {
     ...base,
     log: deps.log,
     stopActiveRun: async (deviceId, reason) => later.runs?.services.runs.stopActiveRunOnDevice(deviceId, reason),
+    hasActiveRun: deviceHasActiveRun,
   });
   built.devices = devices;
   const runs = buildRunsModule({

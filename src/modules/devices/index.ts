@@ -11,7 +11,7 @@ export { APK_MAX_BYTES, type DeviceActions } from './actions/service.js';
 export { centerOf, findById, findByText, findText, tapElement, tapText, withCenter } from './actions/find-element.js';
 export { findCloudDevice } from './cloud-device.js';
 export { holdDeviceForJob, releaseJobHold, renewJobHold } from './leases/job-holds.js';
-export { assertDeviceIdle, deviceBusyWithRun } from './idle.js';
+export { type ActiveRunCheck, assertNoLiveLease, deviceBusyWithRun } from './idle.js';
 export { countDeviceRun, groupOfDevice, repointDevicesProfile } from './device-records.js';
 export { countDevices, type DeviceLabel, deviceLabels, isDeviceLive, ownedDeviceIds, ownedGroupIds } from './lookups.js';
 export * from './hosts/index.js';

@@ -8,6 +8,7 @@ import { GroupService } from './groups-service.js';
 import { hostedDeviceRoutes } from './hosted-routes.js';
 import { createDeviceHost, type DeviceHost } from './hosts/index.js';
 import { LeaseService } from './leases/service.js';
+import type { ActiveRunCheck } from './idle.js';
 import type { StopActiveRun } from './lifecycle/handler.js';
 import { DeviceLifecycle } from './lifecycle/service.js';
 import { leaseSweeper, lifecycleWorker } from './lifecycle/worker.js';
@@ -22,6 +23,8 @@ export interface DevicesModuleDeps extends ModuleDeps {
    * await it before shutting the device down. Wired to the runs module; no-op until then.
    */
   stopActiveRun?: StopActiveRun;
+  /** Whether a device has an active cloud run: the runs module's `deviceHasActiveRun` (cloud_runs is its table). */
+  hasActiveRun: ActiveRunCheck;
 }
 
 export interface DevicesServices {
@@ -39,9 +42,9 @@ export function buildDevicesModule(deps: DevicesModuleDeps): BuiltModule<Devices
   const host = deps.host ?? createDeviceHost(config, { db, clock });
   const devices = new DeviceService(db.kysely, db.dialect, clock);
   const groups = new GroupService(db.kysely, db.dialect, clock);
-  const lifecycle = new DeviceLifecycle(db, clock);
-  const leases = new LeaseService(db, clock, host, lifecycle);
-  const actions = new DeviceActions(db.kysely, host, { clock });
+  const lifecycle = new DeviceLifecycle(db, clock, deps.hasActiveRun);
+  const leases = new LeaseService(db, clock, host, lifecycle, deps.hasActiveRun);
+  const actions = new DeviceActions(db.kysely, host, deps.hasActiveRun, { clock });
   const stopActiveRun = deps.stopActiveRun ?? (async () => undefined);
   return {
     routes: async (app) => {
