@@ -78,6 +78,5 @@ export const READ_EXCEPTIONS: Record<string, string> = {
 export const READS_TO_MOVE = [
   'src/modules/api-keys/key-resolver.ts subscriptions',
   'src/modules/api-keys/key-resolver.ts users',
-  'src/modules/marketplace/present.ts users',
   'src/modules/webhooks/delivery-job.ts events',
 ];

@@ -25,7 +25,7 @@ export class MarketplaceAdminService {
     const authors = rows.length ? await accountContacts(this.db, rows.map((row) => row.user_id)) : new Map<number, { name: string | null; email: string }>();
     return rows.flatMap((row) => {
       const author = authors.get(row.user_id);
-      return author ? [{ ...presentListing({ ...row, author_name: author.name }), author_email: author.email, hidden_reason: row.hidden_reason }] : [];
+      return author ? [{ ...presentListing(row, author.name), author_email: author.email, hidden_reason: row.hidden_reason }] : [];
     });
   }
 
