@@ -1,9 +1,7 @@
 // Builds every module the same way, `build<Name>Module(deps)`, in the order their
 // dependencies need. `serve` registers their routes (app.ts) and starts their workers;
 // `svc worker` starts only the workers.
-import { authoringPorts } from './authoring-ports.js';
 import type { Deps } from './context.js';
-import type { Db } from './db/database.js';
 import type { BuiltModule } from './http/module.js';
 import { FixedWindowLimiter } from './lib/rate-limit.js';
 import { PASSWORD_HASH_PARAMS } from './lib/crypto.js';
@@ -14,11 +12,11 @@ import { buildAuthoringModule } from './modules/authoring/index.js';
 import { buildBillingModule } from './modules/billing/index.js';
 import { buildCodeSyncModule, removeMacroCode } from './modules/code-sync/index.js';
 import { buildEventsModule } from './modules/events/index.js';
-import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type DevicesServices, findCloudDevice, repointDevicesProfile } from './modules/devices/index.js';
+import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, repointDevicesProfile } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
 import { buildIdempotencyModule } from './modules/idempotency/index.js';
 import { buildImagesModule } from './modules/images/index.js';
-import { buildMacrosModule, type MacroService } from './modules/macros/index.js';
+import { buildMacrosModule } from './modules/macros/index.js';
 import { buildMapsModule } from './modules/maps/index.js';
 import { buildMarketplaceModule } from './modules/marketplace/index.js';
 import { buildMcpModule } from './modules/mcp/index.js';
@@ -26,8 +24,8 @@ import { buildProfilesModule } from './modules/profiles/index.js';
 import { buildProxiesModule } from './modules/proxies/index.js';
 import { buildRecorderModule } from './modules/recorder/index.js';
 import { buildRunLogsModule } from './modules/run-logs/index.js';
-import { buildSchedulerModule, type ScheduleRuns, type ScheduleTargets } from './modules/scheduler/index.js';
-import { buildRunsModule, type CloudRunService, normalizeBlocks, type RunCapacity, type RunReadiness, runValidation, validateBlockProgram } from './modules/runs/index.js';
+import { buildSchedulerModule } from './modules/scheduler/index.js';
+import { buildRunsModule, normalizeBlocks, type RunCapacity, type RunReadiness, runValidation, validateBlockProgram } from './modules/runs/index.js';
 import { buildWebhooksModule, webhookDeliveries } from './modules/webhooks/index.js';
 
 export interface ModuleLog {
@@ -56,26 +54,6 @@ function hostCapacity(host: DeviceHost): RunCapacity {
       const answer = await host.capacityFor(deviceId);
       return answer.available ? null : answer.reason;
     },
-  };
-}
-
-/** The scheduler checks what a schedule points at through the macros and devices front doors. */
-function scheduleTargets(db: Db, macros: MacroService, devices: DevicesServices): ScheduleTargets {
-  return {
-    checkMacro: async (ctx, macroId) => macros.get(ctx, { id: macroId }),
-    checkDevice: async (ctx, deviceId) => {
-      await findCloudDevice(db.kysely, ctx.userId, deviceId);
-    },
-    groupKind: async (ctx, groupId) => (await devices.groups.get(ctx, { id: groupId })).kind,
-    groupDevices: (ctx, groupId) => devices.groups.cloudDeviceIds(ctx, { id: groupId }),
-  };
-}
-
-/** Scheduled runs start through the cloud-run service, exactly as `POST /api/devices/{id}/run` does. */
-function scheduleRunsPort(runs: CloudRunService): ScheduleRuns {
-  return {
-    start: (ctx, { deviceId, macroId, args }) => runs.start(ctx, { deviceId, macro_id: macroId, ...(args === undefined ? {} : { args }) }),
-    states: (ctx, runIds) => runs.states(ctx, runIds),
   };
 }
 
@@ -140,6 +118,7 @@ export function buildModules(deps: ModulesDeps) {
   const macros = buildMacrosModule({ ...base, blockPrograms: { validate: (value) => validateBlockProgram(value), normalize: normalizeBlocks }, removeCode: removeMacroCode });
   const codeSync = buildCodeSyncModule({ ...base, images: images.services.library });
   const runLogs = buildRunLogsModule(base);
+  const executions = buildExecutionsModule({ ...base, emit });
   // Explorations hold their device like a lease and ready it through the lifecycle, as runs do.
   const maps = buildMapsModule({
     ...base,
@@ -152,17 +131,16 @@ export function buildModules(deps: ModulesDeps) {
   const authoring = buildAuthoringModule({
     ...base,
     log: deps.log,
-    ports: authoringPorts({
-      db: deps.db,
-      macros: macros.services.macros,
-      codeSync: codeSync.services.codeSync,
-      leases: devices.services.leases,
-      vision: images.services.screen,
-      runs: runs.services.runs,
-      runLogs: runLogs.services.logs,
-      traces: runs.services.traces,
-      maps: maps.services.maps,
-    }),
+    macros: macros.services.macros,
+    codeSync: codeSync.services.codeSync,
+    cloudDevices: devices.services.lifecycle,
+    leases: devices.services.leases,
+    vision: images.services.screen,
+    runs: runs.services.runs,
+    history: executions.services.history,
+    runLogs: runLogs.services.logs,
+    traces: runs.services.traces,
+    maps: maps.services.maps,
   });
   // The recorder drives the device as the catalogue does, and saves and replays through macros, code sync and runs.
   const recorder = buildRecorderModule({
@@ -177,8 +155,10 @@ export function buildModules(deps: ModulesDeps) {
   const scheduler = buildSchedulerModule({
     ...base,
     log: deps.log,
-    targets: scheduleTargets(deps.db, macros.services.macros, devices.services),
-    runs: scheduleRunsPort(runs.services.runs),
+    macros: macros.services.macros,
+    cloudDevices: devices.services.lifecycle,
+    groups: devices.services.groups,
+    runs: runs.services.runs,
   });
   const mcp = buildMcpModule({
     ...base,
@@ -208,7 +188,7 @@ export function buildModules(deps: ModulesDeps) {
     codeSync,
     images,
     devices,
-    executions: buildExecutionsModule({ ...base, emit }),
+    executions,
     runLogs,
     profiles: buildProfilesModule({ ...base, repointDevices: repointDevicesProfile }),
     webhooks: buildWebhooksModule({ ...base, log: deps.log, resolver: deps.resolver, emit }),

@@ -13,8 +13,7 @@ import { AuthoringSessionService } from './service.js';
 import { authoringSessionJob } from './session-job.js';
 import { type AuthoringWorker, createAuthoringWorker } from './session-worker.js';
 
-export interface AuthoringModuleDeps extends ModuleDeps {
-  ports: AuthoringPorts;
+export interface AuthoringModuleDeps extends ModuleDeps, AuthoringPorts {
   log: JobLog;
   /** Tests hand in their own client; otherwise one is made for AUTHOR_LLM_URL. */
   model?: ModelClient;
@@ -29,10 +28,10 @@ export interface AuthoringServices {
 export function buildAuthoringModule(deps: AuthoringModuleDeps): BuiltModule<AuthoringServices> & { worker: AuthoringWorker | null } {
   const settings = deps.config.authoring;
   const credits = new CreditLedger(deps.db.kysely, deps.clock, settings.creditsPerMonth);
-  const sessions = new AuthoringSessionService({ db: deps.db, clock: deps.clock, settings, credits, ports: deps.ports });
+  const sessions = new AuthoringSessionService({ db: deps.db, clock: deps.clock, settings, credits, ports: deps });
   const model = deps.model ?? createModelClient(settings);
   const worker = model
-    ? createAuthoringWorker({ db: deps.db, clock: deps.clock, settings, credits, ports: deps.ports, model, kind: authoringSessionJob(settings), log: deps.log, name: deps.workerName })
+    ? createAuthoringWorker({ db: deps.db, clock: deps.clock, settings, credits, ports: deps, model, kind: authoringSessionJob(settings), log: deps.log, name: deps.workerName })
     : null;
   return {
     routes: async (app) => {

@@ -1,6 +1,7 @@
 // The devices module's front door: devices and device groups, cloud devices' lifecycle,
 // leases and actions, and the device hosts.
 export { type DeviceService, findOwnedDevice } from './devices-service.js';
+export type { GroupService } from './groups-service.js';
 export { Device, UiElementWithCenter } from './schemas.js';
 export { buildDevicesModule, type DevicesServices } from './module.js';
 export { type DeviceLifecycle } from './lifecycle/service.js';

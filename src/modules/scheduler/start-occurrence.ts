@@ -32,7 +32,7 @@ export async function startOccurrence(deps: StartOccurrenceDeps, job: RunningJob
     // The schedule lost its macro (deleted) after the fire time: nothing to run.
     if (occurrence.macro_id === null) throw new NotFoundError('The macro was deleted.');
     const args = occurrence.args === null ? undefined : (JSON.parse(occurrence.args) as Record<string, unknown>);
-    const run = await deps.runs.start(ctx, { deviceId: occurrence.device_id, macroId: occurrence.macro_id, ...(args ? { args } : {}) });
+    const run = await deps.runs.start(ctx, { device_id: occurrence.device_id, macro_id: occurrence.macro_id, ...(args ? { args } : {}) });
     result = { outcome: 'started', reason: null, execution_id: run.execution_id, run_id: run.id };
   } catch (error) {
     if (!(error instanceof AppError)) deps.log.error({ err: error, schedule: occurrence.schedule_id, device: occurrence.device_id }, 'a scheduled run could not be started');

@@ -18,8 +18,7 @@ export interface CloudRunDeps {
 }
 
 export interface CloudRunService {
-  /** `underLease`: the caller's own live lease on the device, which then does not make it busy (an authoring session's runs). */
-  start(ctx: ServiceContext, input: StartRunInput & { deviceId: number; underLease?: string }): Promise<CloudRunRecord>;
+  start(ctx: ServiceContext, input: StartRunInput): Promise<CloudRunRecord>;
   /** `id` is the run's numeric id or its `execution_id`. */
   get(ctx: ServiceContext, input: CloudRunParamsInput): Promise<CloudRunRecord>;
   /** The states of those of the caller's runs among `ids` that exist, by id (the scheduler's failure streak). */

@@ -31,12 +31,12 @@ export interface StartDeps {
 
 export const newExecutionId = () => `cr_${randomHex(12)}`;
 
-export async function startRun(deps: StartDeps, ctx: ServiceContext, input: StartRunInput & { deviceId: number; underLease?: string }): Promise<CloudRunRecord> {
+export async function startRun(deps: StartDeps, ctx: ServiceContext, input: StartRunInput): Promise<CloudRunRecord> {
   const { db, clock } = deps;
   const { userId } = ctx;
   // 404, 404 not_a_cloud_device, 404 (macro), 409 macro_not_runnable: read outside the
   // transaction (nothing here is written), then held in it by the device lock.
-  const device = await findOwnedDevice(db.kysely, userId, input.deviceId);
+  const device = await findOwnedDevice(db.kysely, userId, input.device_id);
   if (device.is_hosted !== 1) throw new NotACloudDeviceForRunError();
   const bundle = await bundleForMacro(db.kysely, userId, input.macro_id);
   let args: RunArgs = {};
@@ -57,7 +57,7 @@ export async function startRun(deps: StartDeps, ctx: ServiceContext, input: Star
     // A delete that committed after the read above: the device is already gone for its owner.
     if (!locked || locked.delete_requested_at !== null) throw new NotFoundError('No device with this id.');
     // The one exception to a lease excluding a run: an authoring session's own run on the device its lease holds (decisions.md §13).
-    await assertDeviceIdle(trx, { deviceId: device.id, action: 'run', now, exceptLease: input.underLease });
+    await assertDeviceIdle(trx, { deviceId: device.id, action: 'run', now, exceptLease: input.under_lease });
     if (!deps.config.runsEnabled) throw new RunsUnavailableError('Server-side runs are switched off on this service (RUNS_ENABLED=false). Try again later or ask the operator.');
     if (noHost !== null) throw new RunsUnavailableError(`No device host can take this run now: ${noHost}. Try again when a device is free (stopping another cloud device frees its slot).`);
     let run;
