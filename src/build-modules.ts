@@ -12,7 +12,7 @@ import { buildAuthoringModule } from './modules/authoring/index.js';
 import { buildBillingModule } from './modules/billing/index.js';
 import { buildCodeSyncModule, removeMacroCode } from './modules/code-sync/index.js';
 import { buildEventsModule } from './modules/events/index.js';
-import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, repointDevicesProfile } from './modules/devices/index.js';
+import { buildDevicesModule, repointDevicesProfile } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
 import { buildIdempotencyModule } from './modules/idempotency/index.js';
 import { buildImagesModule } from './modules/images/index.js';
@@ -25,7 +25,7 @@ import { buildProxiesModule } from './modules/proxies/index.js';
 import { buildRecorderModule } from './modules/recorder/index.js';
 import { buildRunLogsModule } from './modules/run-logs/index.js';
 import { buildSchedulerModule } from './modules/scheduler/index.js';
-import { buildRunsModule, normalizeBlocks, type RunCapacity, type RunReadiness, runValidation, validateBlockProgram } from './modules/runs/index.js';
+import { blockProgramRules, buildRunsModule, runValidation } from './modules/runs/index.js';
 import { buildWebhooksModule, webhookDeliveries } from './modules/webhooks/index.js';
 
 export interface ModuleLog {
@@ -38,23 +38,6 @@ export interface ModulesDeps extends Deps {
   log: ModuleLog;
   /** Shared state (Redis) unavailable: reported by the caller, which rate-limits the warning. */
   warnSharedState: (error: unknown, what: string) => void;
-}
-
-/** A run on a device that is not ready starts it through the lifecycle (§10) and waits for `ready`. */
-function lifecycleReadiness(lifecycle: DeviceLifecycle): RunReadiness {
-  return {
-    ensureReady: (userId, deviceId, signal) => lifecycle.startAndWait({ userId }, { id: deviceId }, { signal }),
-  };
-}
-
-/** A run's start asks the device host whether it can take the device now (§10: 503 `runs_unavailable` if not). */
-function hostCapacity(host: DeviceHost): RunCapacity {
-  return {
-    refusal: async (deviceId) => {
-      const answer = await host.capacityFor(deviceId);
-      return answer.available ? null : answer.reason;
-    },
-  };
 }
 
 export function limiterFactory(deps: Pick<Deps, 'config' | 'clock' | 'redis'>) {
@@ -73,38 +56,24 @@ export function buildRunModules(deps: ModulesDeps) {
   const events = buildEventsModule({ subscribers: [webhookDeliveries(deps.db.wakeup)] });
   const emit = events.services.emit;
   const proxies = buildProxiesModule({ ...base, geolocator: deps.geolocator });
-  // The console's crop route reads a cloud device's screen through the devices module, built
-  // below (it needs nothing from images), so the images module reaches it once it exists.
-  const built: { devices?: ReturnType<typeof buildDevicesModule> } = {};
-  const images = buildImagesModule({
-    ...base,
-    matcher: deps.matcher,
-    cloudScreen: (owner, deviceId) => {
-      if (!built.devices) throw new Error('the devices module is not built yet');
-      return built.devices.services.actions.driverFor(owner, deviceId);
-    },
-  });
-  // Devices and runs need each other: a device's stop or delete first stops its active run,
-  // and a run on a stopped device starts it through the lifecycle. Both share one host.
-  const later: { runs?: ReturnType<typeof buildRunsModule> } = {};
-  const devices = buildDevicesModule({
-    ...base,
-    log: deps.log,
-    stopActiveRun: async (deviceId, reason) => later.runs?.services.runs.stopActiveRunOnDevice(deviceId, reason),
-  });
-  built.devices = devices;
+  const devices = buildDevicesModule({ ...base, log: deps.log });
+  // The console's crop route reads a cloud device's screen through the devices module's actions.
+  const images = buildImagesModule({ ...base, matcher: deps.matcher, cloudScreen: devices.services.actions });
+  // Runs share the devices' host: a run on a stopped device starts it through the lifecycle,
+  // a start asks the host for a slot, and a run checks its device's proxy at launch.
   const runs = buildRunsModule({
     ...base,
     log: deps.log,
     host: devices.services.host,
-    readiness: lifecycleReadiness(devices.services.lifecycle),
-    capacity: hostCapacity(devices.services.host),
-    // A run checks its device's proxy at launch.
-    proxyExit: (userId, deviceId) => proxies.services.runExit.check(userId, deviceId),
+    readiness: devices.services.lifecycle,
+    capacity: devices.services.host,
+    proxyExit: proxies.services.runExit,
     images: images.services.screen,
     emit,
   });
-  later.runs = runs;
+  // Devices and runs need each other the other way too: a device's stop or delete first stops
+  // its active run. Runs is built after devices, so it registers with the lifecycle here.
+  devices.services.lifecycle.onBeforeStop(runs.services.runs.stopActiveRunOnDevice);
   return { events, proxies, images, devices, runs };
 }
 
@@ -115,7 +84,7 @@ export function buildModules(deps: ModulesDeps) {
   const apiKeys = buildApiKeysModule({ ...base, redis: deps.redis, log: deps.log, warnSharedState: deps.warnSharedState, limiter: limiterFactory(deps) });
   // Key look-ups cache the subscription, so billing tells the key cache about every change.
   const billing = buildBillingModule({ ...base, keyCache: apiKeys.services.resolver });
-  const macros = buildMacrosModule({ ...base, blockPrograms: { validate: (value) => validateBlockProgram(value), normalize: normalizeBlocks }, removeCode: removeMacroCode });
+  const macros = buildMacrosModule({ ...base, blockPrograms: blockProgramRules, removeCode: removeMacroCode });
   const codeSync = buildCodeSyncModule({ ...base, images: images.services.library });
   const runLogs = buildRunLogsModule(base);
   const executions = buildExecutionsModule({ ...base, emit });
@@ -124,7 +93,7 @@ export function buildModules(deps: ModulesDeps) {
     ...base,
     log: deps.log,
     host: devices.services.host,
-    readiness: (userId, deviceId, signal) => devices.services.lifecycle.startAndWait({ userId }, { id: deviceId }, { signal }),
+    readiness: devices.services.lifecycle,
     thumbnails: images.services.library,
   });
   // The authoring agent drives its device through a lease and runs its code as cloud runs.

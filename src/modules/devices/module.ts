@@ -8,7 +8,6 @@ import { GroupService } from './groups-service.js';
 import { hostedDeviceRoutes } from './hosted-routes.js';
 import { createDeviceHost, type DeviceHost } from './hosts/index.js';
 import { LeaseService } from './leases/service.js';
-import type { StopActiveRun } from './lifecycle/handler.js';
 import { DeviceLifecycle } from './lifecycle/service.js';
 import { leaseSweeper, lifecycleWorker } from './lifecycle/worker.js';
 import { deviceRoutes } from './routes.js';
@@ -17,11 +16,6 @@ export interface DevicesModuleDeps extends ModuleDeps {
   log: JobLog;
   /** The device host; built from the configuration (DEVICE_HOST) when not given, and then closed with the module. */
   host?: DeviceHost;
-  /**
-   * Stops the device's active cloud run and resolves once it has ended; a stop and a delete
-   * await it before shutting the device down. Wired to the runs module; no-op until then.
-   */
-  stopActiveRun?: StopActiveRun;
 }
 
 export interface DevicesServices {
@@ -42,14 +36,14 @@ export function buildDevicesModule(deps: DevicesModuleDeps): BuiltModule<Devices
   const lifecycle = new DeviceLifecycle(db, clock);
   const leases = new LeaseService(db, clock, host, lifecycle);
   const actions = new DeviceActions(db.kysely, host, { clock });
-  const stopActiveRun = deps.stopActiveRun ?? (async () => undefined);
   return {
     routes: async (app) => {
       await app.register(deviceRoutes(devices, groups));
       await app.register(hostedDeviceRoutes(lifecycle, actions));
     },
     services: { devices, groups, lifecycle, leases, actions, host },
-    workers: [lifecycleWorker({ db, clock, log, host, stopActiveRun }), leaseSweeper(leases, log)],
+    // A stop and a delete first end what runs on the device: what was registered with lifecycle.onBeforeStop.
+    workers: [lifecycleWorker({ db, clock, log, host, stopActiveRun: (id, reason) => lifecycle.stopActiveWork(id, reason) }), leaseSweeper(leases, log)],
     close: async () => {
       if (ownHost) await host.close();
     },

@@ -101,9 +101,11 @@ describe('stop and a lost worker (the job run by workers built here, on a slowed
   function slowWorker(tapMs: number, clock = t.clock) {
     const faults = new SimFaults().inject('tap', { kind: 'delay', ms: tapMs });
     const host = new SimHost({ db: t.db, clock, bootMs: 0, faults });
-    const readiness = async (_userId: number, deviceId: number) => {
-      await host.place(deviceId);
-      await host.boot(deviceId);
+    const readiness = {
+      async startAndWait(_ctx: unknown, { id: deviceId }: { id: number }) {
+        await host.place(deviceId);
+        await host.boot(deviceId);
+      },
     };
     const [worker] = buildMapsModule({ config: t.config, db: t.db, clock, host, readiness, log: silent }).workers;
     return worker;
