@@ -25,7 +25,8 @@ export interface AuthoringServices {
   credits: CreditLedger;
 }
 
-export function buildAuthoringModule(deps: AuthoringModuleDeps): BuiltModule<AuthoringServices> & { worker: AuthoringWorker | null } {
+/** `workers` is the session worker when there is a model endpoint, else none. */
+export function buildAuthoringModule(deps: AuthoringModuleDeps): BuiltModule<AuthoringServices> & { workers: AuthoringWorker[] } {
   const settings = deps.config.authoring;
   const credits = new CreditLedger(deps.db.kysely, deps.clock, settings.creditsPerMonth);
   const sessions = new AuthoringSessionService({ db: deps.db, clock: deps.clock, settings, credits, ports: deps });
@@ -40,6 +41,5 @@ export function buildAuthoringModule(deps: AuthoringModuleDeps): BuiltModule<Aut
     },
     services: { sessions, credits },
     workers: worker ? [worker] : [],
-    worker,
   };
 }

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DEMO_APP_PACKAGE, SimFaults, SimHost } from '../../../src/modules/devices/index.js';
-import { buildMapsModule, EXPLORATION_WORKER_LOST } from '../../../src/modules/maps/index.js';
+import { WORKER_LOST as EXPLORATION_WORKER_LOST } from '../../../src/modules/maps/exploration-handler.js';
+import { buildMapsModule } from '../../../src/modules/maps/index.js';
 import { ManualClock } from '../../../src/lib/clock.js';
 import { call, connect, failure, listeningApp } from '../mcp/helpers/client.js';
 import { createCloudDevice } from '../../helpers/resources.js';
