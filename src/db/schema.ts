@@ -26,7 +26,7 @@ import type { AuthoringMessagesTable, AuthoringSessionsTable, CreditAllowancesTa
 import type { MarketplaceImagesTable, MarketplaceListingsTable, MarketplaceListingTagsTable, MarketplaceReviewsTable, MarketplaceVersionsTable } from './schema-marketplace.js';
 import type { ScheduleOccurrencesTable, SchedulesTable } from './schema-scheduler.js';
 import type { IdempotencyKeysTable } from './schema-idempotency.js';
-import type { RunTraceFramesTable, RunTracesTable, RunTraceStepsTable } from './schema-traces.js';
+import type { RunTraceFramesTable, RunTracePicturesTable, RunTracesTable, RunTraceStepsTable } from './schema-traces.js';
 import type { RecordingStepsTable, RecordingsTable } from './schema-recorder.js';
 
 // The column unions come from the one list of each (core/values.ts); re-exported for the
@@ -505,6 +505,7 @@ export interface Database {
   run_traces: RunTracesTable;
   run_trace_steps: RunTraceStepsTable;
   run_trace_frames: RunTraceFramesTable;
+  run_trace_pictures: RunTracePicturesTable;
   recordings: RecordingsTable;
   recording_steps: RecordingStepsTable;
 }
