@@ -75,6 +75,7 @@ function scheduleTargets(db: Db, macros: MacroService, devices: DevicesServices)
 function scheduleRunsPort(runs: CloudRunService): ScheduleRuns {
   return {
     start: (ctx, { deviceId, macroId, args }) => runs.start(ctx, { deviceId, macro_id: macroId, ...(args === undefined ? {} : { args }) }),
+    startMany: (starts) => runs.startMany(starts),
     states: (ctx, runIds) => runs.states(ctx, runIds),
   };
 }

@@ -1,5 +1,5 @@
 // The executions module's front door: run history and execution reports.
 export { buildExecutionsModule } from './module.js';
 export { findRunByExecutionId, presentRun } from './present.js';
-export { endHistory, ERROR_MESSAGE_MAX, openHistory, recordHistoryProxy } from './history.js';
+export { endHistory, ERROR_MESSAGE_MAX, openHistories, openHistory, recordHistoryProxy } from './history.js';
 export { ExecutionIdString } from './schemas.js';

@@ -22,6 +22,11 @@ export interface StartedRun {
 export interface ScheduleRuns {
   /** As `POST /api/devices/{id}/run` (decisions.md §10): its refusals are AppErrors with their codes (409 `device_busy`, …). */
   start(ctx: ServiceContext, input: { deviceId: number; macroId: number; args?: Record<string, unknown> }): Promise<StartedRun>;
+  /**
+   * Many starts at once (the start job's batch), each answered as `start` would answer it: its
+   * run, or the error `start` would throw.
+   */
+  startMany(starts: { ctx: ServiceContext; input: { device_id: number; macro_id: number; args?: Record<string, unknown> } }[]): Promise<({ run: StartedRun } | { error: unknown })[]>;
   /** The states (`launching` … `failed`) of those of the owner's runs that exist, by run id. */
   states(ctx: ServiceContext, runIds: number[]): Promise<Map<number, string>>;
 }
