@@ -21,6 +21,8 @@ export async function hasActiveRun(db: Kysely<Database>, deviceId: number): Prom
   return run !== undefined;
 }
 
+const LEASED_MESSAGE = 'This cloud device is leased to a tool client, or held by a map exploration or a recording. Wait for the lease to end (or release it, or stop the exploration or the recording), then start the run.';
+
 /** 409 `device_busy` for an active run, as the action would be refused. */
 export const deviceBusyWithRun = (action: BusyAction) => new DeviceBusyError(ACTIVE_RUN_MESSAGES[action]);
 
@@ -44,7 +46,24 @@ export async function assertDeviceIdle(db: Kysely<Database>, input: { deviceId: 
     .executeTakeFirstOrThrow();
   if (held.run) throw deviceBusyWithRun(input.action);
   // `exceptLease`: the caller's own lease (an authoring session running its code) does not make the device busy.
-  if (held.lease !== null && held.lease !== input.exceptLease) throw new DeviceBusyError('This cloud device is leased to a tool client, or held by a map exploration or a recording. Wait for the lease to end (or release it, or stop the exploration or the recording), then start the run.');
+  if (held.lease !== null && held.lease !== input.exceptLease) throw new DeviceBusyError(LEASED_MESSAGE);
+}
+
+/**
+ * `assertDeviceIdle` for many devices at once (the scheduler's batched run starts), in one
+ * statement: the refusal each busy device's run start gets, by device id. Called inside the
+ * transaction that holds the devices' row locks, as the single check is.
+ */
+export async function runStartRefusals(db: Kysely<Database>, deviceIds: number[], now: number): Promise<Map<number, DeviceBusyError>> {
+  const refusals = new Map<number, DeviceBusyError>();
+  if (deviceIds.length === 0) return refusals;
+  const [runs, leases] = await Promise.all([
+    db.selectFrom('cloud_runs').select('device_id').where('device_id', 'in', deviceIds).where('state', 'in', ACTIVE_RUN_STATES).execute(),
+    db.selectFrom('device_leases').select('device_id').where('device_id', 'in', deviceIds).where('expires_at', '>', now).execute(),
+  ]);
+  for (const lease of leases) refusals.set(lease.device_id, new DeviceBusyError(LEASED_MESSAGE));
+  for (const run of runs) refusals.set(run.device_id, deviceBusyWithRun('run'));
+  return refusals;
 }
 
 /**

@@ -2,5 +2,5 @@
 export { buildExecutionsModule } from './module.js';
 export type { RunHistoryService } from './service.js';
 export { findRunByExecutionId, presentRun } from './present.js';
-export { endHistory, ERROR_MESSAGE_MAX, openHistory, recordHistoryProxy } from './history.js';
+export { endHistory, ERROR_MESSAGE_MAX, openHistories, openHistory, recordHistoryProxy } from './history.js';
 export { ExecutionIdString } from './schemas.js';

@@ -10,7 +10,7 @@ import type { ScheduleRuns, ScheduleTargets } from './ports.js';
 import { scheduleRoutes } from './routes.js';
 import { ScheduleService } from './service.js';
 import { scheduleStartJob } from './start-job.js';
-import { endLostStart, startOccurrence } from './start-occurrence.js';
+import { endLostStart, startOccurrences } from './start-occurrence.js';
 
 export interface SchedulerModuleDeps extends ModuleDeps, ScheduleTargets {
   log: JobLog;
@@ -44,7 +44,7 @@ export function createSchedulerWorker(deps: SchedulerModuleDeps & { name?: strin
     log,
     kind: scheduleStartJob(deps.config),
     name,
-    handlers: { run: (job) => startOccurrence(startDeps, job), lapsed: (lease) => endLostStart(startDeps, lease) },
+    handlers: { runBatch: (jobs) => startOccurrences(startDeps, jobs), lapsed: (lease) => endLostStart(startDeps, lease) },
   });
   const passDeps = { db, clock, log, kind, config: deps.config, targets: deps, runs: deps.runs, onRecorded: () => starts.nudge() };
   const fire = new JobWorker({ db, clock, log, kind, name, handlers: { runBatch: (jobs) => firePasses(passDeps, jobs) } });

@@ -15,5 +15,9 @@ export interface ScheduleTargets {
   groups: Pick<GroupService, 'get' | 'cloudDeviceIds'>;
 }
 
-/** `start` as `POST /api/hosted/devices/{id}/run` (decisions.md §10), refusing with its codes; `states` for the failure streak. */
-export type ScheduleRuns = Pick<CloudRunService, 'start' | 'states'>;
+/**
+ * `startMany` as `POST /api/hosted/devices/{id}/run` starts one run (decisions.md §10), each
+ * start answered with its run or the refusal `start` would throw (409 `device_busy`, …), for
+ * the start job's batch; `states` for the failure streak.
+ */
+export type ScheduleRuns = Pick<CloudRunService, 'startMany' | 'states'>;
