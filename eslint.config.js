@@ -5,7 +5,7 @@ import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
-/** The composition root: main.ts, app.ts, context.ts and config.ts, directly in src/. */
+/** The composition root: main.ts, app.ts, context.ts and config.ts, directly in src/ (config.ts is the settings' root, checked below). */
 const ROOT = { file: { path: 'src/*.ts' } };
 /** A layer that must not import the given entities. */
 const layer = (from, forbidden, message) => ({ from: { element: { type: from } }, disallow: { to: forbidden }, message });
@@ -45,6 +45,7 @@ export default tseslint.config(
         { type: 'lib', pattern: 'src/lib' },
         { type: 'db', pattern: 'src/db' },
         { type: 'http', pattern: 'src/http' },
+        { type: 'config', pattern: 'src/config' },
         { type: 'module', pattern: 'src/modules/*', capture: ['name'] },
         { type: 'cli', pattern: 'src/cli' },
       ],
@@ -62,7 +63,8 @@ export default tseslint.config(
             { disallow: { to: { element: { type: 'module' } } }, message: 'Import another module only through its index.ts (its front door).' },
             { allow: { to: { element: { type: 'module', fileInternalPath: 'index.ts' } } } },
             layer('core', [{ element: { type: ['lib', 'db', 'http', 'module'] } }, ROOT], 'core is transport-neutral and imports no other layer.'),
-            layer('lib', [{ element: { type: ['http', 'module'] } }, ROOT], 'lib holds small helpers and imports no module and no HTTP code.'),
+            layer('lib', [{ element: { type: ['http', 'module', 'config'] } }, ROOT], 'lib holds small helpers and imports no module and no HTTP code.'),
+            layer('config', [{ element: { type: ['db', 'http', 'module', 'cli'] } }, ROOT], "A module's settings read only core and lib; config.ts composes them."),
             layer('db', [{ element: { type: ['http', 'module'] } }, ROOT], 'db imports no module and no HTTP code.'),
             layer('http', [{ element: { type: 'module' } }, ROOT], 'http imports no module: a module hands its guards and routes to app.ts.'),
             layer('module', [ROOT], 'A module receives what it needs from app.ts through its build function.'),
@@ -79,6 +81,13 @@ export default tseslint.config(
     files: ['src/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['./modules/*/*', '!./modules/*/index.js'], message: 'Import a module only through its index.ts (its front door).' }] }],
+    },
+  },
+  {
+    // The settings' root composes each module's settings (config/) and imports no module (issue 34 point 3).
+    files: ['src/config.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['./modules/*', './modules/**', './http/*', './db/*', './cli/*'], message: 'config.ts reads settings only: a module reads what it needs of them itself.' }] }],
     },
   },
   {

@@ -18,7 +18,7 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { worktreeHash } from '../dist/modules/code-sync/hash.js';
-import { SNAPSHOT_LIMITS } from '../dist/modules/code-sync/service.js';
+import { SNAPSHOT_LIMITS } from '../dist/modules/code-sync/limits.js';
 import { readTree } from '../dist/modules/code-sync/tree.js';
 import { zipWorktree } from '../dist/modules/code-sync/worktree.js';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';

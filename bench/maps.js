@@ -19,7 +19,8 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../dist/db/database.js';
 import { migrateToLatest } from '../dist/db/migrate.js';
 import { DEMO_APP_PACKAGE, FIELD_GUIDE_PACKAGE, fieldGuideApp, SimHost } from '../dist/modules/devices/index.js';
-import { DEFAULT_DO_NOT_TOUCH, doNotTouchMatcher, Explorer, replayPath } from '../dist/modules/maps/index.js';
+import { DEFAULT_DO_NOT_TOUCH, doNotTouchMatcher } from '../dist/modules/maps/explorer/do-not-touch.js';
+import { Explorer, replayPath } from '../dist/modules/maps/explorer/explorer.js';
 import { percentile, round } from './lib.js';
 
 const GOAL_MS = 30_000;

@@ -105,8 +105,7 @@ async function main() {
       // The run worker on the API's loop, with BASE_URL set to where this app listens.
       // Its devices are readied by the app's device lifecycle, on the app's host, as build-modules.ts wires it.
       const { host, lifecycle } = app.modules.devices.services;
-      const readiness = { ensureReady: (/** @type {number} */ userId, /** @type {number} */ deviceId, /** @type {AbortSignal} */ signal) => lifecycle.startAndWait({ userId }, { id: deviceId }, { signal }) };
-      const runs = buildRunsModule({ config, db, clock: systemClock, host, baseUrl: base, readiness, log: silent, images: app.modules.images.services.screen, emit: app.modules.events.services.emit });
+      const runs = buildRunsModule({ config, db, clock: systemClock, host, baseUrl: base, readiness: lifecycle, log: silent, images: app.modules.images.services.screen, emit: app.modules.events.services.emit });
       runs.runWorker.start();
       cleanups.push(() => runs.runWorker.stop());
       cleanups.push(() => runs.close());

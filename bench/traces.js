@@ -150,7 +150,13 @@ async function main() {
     };
     /** @param {number} pk */
     const storedBytes = async (pk) => {
-      const frames = await db.kysely.selectFrom('run_trace_frames').select((eb) => [eb.fn.sum('size_bytes').as('bytes'), eb.fn.countAll().as('n')]).where('execution_pk', '=', pk).executeTakeFirst();
+      // Each trace's frames at their full size, though a picture another trace shows is stored once (migration 0029): the bound, not the saving.
+      const frames = await db.kysely
+        .selectFrom('run_trace_frames as f')
+        .innerJoin('run_trace_pictures as p', 'p.frame_id', 'f.frame_id')
+        .select((eb) => [eb.fn.sum('p.size_bytes').as('bytes'), eb.fn.countAll().as('n')])
+        .where('f.execution_pk', '=', pk)
+        .executeTakeFirst();
       const steps = await db.kysely.selectFrom('run_trace_steps').select(['body']).where('execution_pk', '=', pk).execute();
       return { frames: Number(frames?.n ?? 0), frameBytes: Number(frames?.bytes ?? 0), steps: steps.length, stepBytes: steps.reduce((n, s) => n + Buffer.byteLength(s.body), 0) };
     };

@@ -105,7 +105,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   // Every module the same way: its routes, in one plugin. Their workers are started by
   // `serve` (svc.ts), not here, so tests and `svc openapi` run none.
   // The console's catch-all GET comes last, so every API route is matched first.
-  for (const module of [buildOpsModule({ config, db, clock, registry, redis, engines: () => modules.images.services.screen.engines() }), ...allModules(modules), buildConsoleModule()]) {
+  for (const module of [buildOpsModule({ config, db, clock, registry, redis, screen: modules.images.services.screen }), ...allModules(modules), buildConsoleModule()]) {
     await app.register(module.routes);
   }
 

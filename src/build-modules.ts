@@ -1,9 +1,7 @@
 // Builds every module the same way, `build<Name>Module(deps)`, in the order their
 // dependencies need. `serve` registers their routes (app.ts) and starts their workers;
 // `svc worker` starts only the workers.
-import { authoringPorts } from './authoring-ports.js';
 import type { Deps } from './context.js';
-import type { Db } from './db/database.js';
 import type { BuiltModule } from './http/module.js';
 import { FixedWindowLimiter } from './lib/rate-limit.js';
 import { PASSWORD_HASH_PARAMS } from './lib/crypto.js';
@@ -14,11 +12,11 @@ import { buildAuthoringModule } from './modules/authoring/index.js';
 import { buildBillingModule } from './modules/billing/index.js';
 import { buildCodeSyncModule, removeMacroCode } from './modules/code-sync/index.js';
 import { buildEventsModule } from './modules/events/index.js';
-import { buildDevicesModule, type DeviceHost, type DeviceLifecycle, type DevicesServices, findCloudDevice, repointDevicesProfile } from './modules/devices/index.js';
+import { buildDevicesModule, repointDevicesProfile } from './modules/devices/index.js';
 import { buildExecutionsModule } from './modules/executions/index.js';
 import { buildIdempotencyModule } from './modules/idempotency/index.js';
 import { buildImagesModule } from './modules/images/index.js';
-import { buildMacrosModule, type MacroService } from './modules/macros/index.js';
+import { buildMacrosModule } from './modules/macros/index.js';
 import { buildMapsModule } from './modules/maps/index.js';
 import { buildMarketplaceModule } from './modules/marketplace/index.js';
 import { buildMcpModule } from './modules/mcp/index.js';
@@ -26,8 +24,8 @@ import { buildProfilesModule } from './modules/profiles/index.js';
 import { buildProxiesModule } from './modules/proxies/index.js';
 import { buildRecorderModule } from './modules/recorder/index.js';
 import { buildRunLogsModule } from './modules/run-logs/index.js';
-import { buildSchedulerModule, type ScheduleRuns, type ScheduleTargets } from './modules/scheduler/index.js';
-import { buildRunsModule, type CloudRunService, deviceHasActiveRun, normalizeBlocks, type RunCapacity, type RunReadiness, runValidation, validateBlockProgram } from './modules/runs/index.js';
+import { buildSchedulerModule } from './modules/scheduler/index.js';
+import { blockProgramRules, buildRunsModule, deviceHasActiveRun, runValidation } from './modules/runs/index.js';
 import { buildWebhooksModule, webhookDeliveries } from './modules/webhooks/index.js';
 
 export interface ModuleLog {
@@ -40,43 +38,6 @@ export interface ModulesDeps extends Deps {
   log: ModuleLog;
   /** Shared state (Redis) unavailable: reported by the caller, which rate-limits the warning. */
   warnSharedState: (error: unknown, what: string) => void;
-}
-
-/** A run on a device that is not ready starts it through the lifecycle (§10) and waits for `ready`. */
-function lifecycleReadiness(lifecycle: DeviceLifecycle): RunReadiness {
-  return {
-    ensureReady: (userId, deviceId, signal) => lifecycle.startAndWait({ userId }, { id: deviceId }, { signal }),
-  };
-}
-
-/** A run's start asks the device host whether it can take the device now (§10: 503 `runs_unavailable` if not). */
-function hostCapacity(host: DeviceHost): RunCapacity {
-  return {
-    refusal: async (deviceId) => {
-      const answer = await host.capacityFor(deviceId);
-      return answer.available ? null : answer.reason;
-    },
-  };
-}
-
-/** The scheduler checks what a schedule points at through the macros and devices front doors. */
-function scheduleTargets(db: Db, macros: MacroService, devices: DevicesServices): ScheduleTargets {
-  return {
-    checkMacro: async (ctx, macroId) => macros.get(ctx, { id: macroId }),
-    checkDevice: async (ctx, deviceId) => {
-      await findCloudDevice(db.kysely, ctx.userId, deviceId);
-    },
-    groupKind: async (ctx, groupId) => (await devices.groups.get(ctx, { id: groupId })).kind,
-    groupDevices: (ctx, groupId) => devices.groups.cloudDeviceIds(ctx, { id: groupId }),
-  };
-}
-
-/** Scheduled runs start through the cloud-run service, exactly as `POST /api/devices/{id}/run` does. */
-function scheduleRunsPort(runs: CloudRunService): ScheduleRuns {
-  return {
-    start: (ctx, { deviceId, macroId, args }) => runs.start(ctx, { deviceId, macro_id: macroId, ...(args === undefined ? {} : { args }) }),
-    states: (ctx, runIds) => runs.states(ctx, runIds),
-  };
 }
 
 export function limiterFactory(deps: Pick<Deps, 'config' | 'clock' | 'redis'>) {
@@ -95,39 +56,24 @@ export function buildRunModules(deps: ModulesDeps) {
   const events = buildEventsModule({ subscribers: [webhookDeliveries(deps.db.wakeup)] });
   const emit = events.services.emit;
   const proxies = buildProxiesModule({ ...base, geolocator: deps.geolocator });
-  // The console's crop route reads a cloud device's screen through the devices module, built
-  // below (it needs nothing from images), so the images module reaches it once it exists.
-  const built: { devices?: ReturnType<typeof buildDevicesModule> } = {};
-  const images = buildImagesModule({
-    ...base,
-    matcher: deps.matcher,
-    cloudScreen: (owner, deviceId) => {
-      if (!built.devices) throw new Error('the devices module is not built yet');
-      return built.devices.services.actions.driverFor(owner, deviceId);
-    },
-  });
-  // Devices and runs need each other: a device's stop or delete first stops its active run,
-  // and a run on a stopped device starts it through the lifecycle. Both share one host.
-  const later: { runs?: ReturnType<typeof buildRunsModule> } = {};
-  const devices = buildDevicesModule({
-    ...base,
-    log: deps.log,
-    stopActiveRun: async (deviceId, reason) => later.runs?.services.runs.stopActiveRunOnDevice(deviceId, reason),
-    hasActiveRun: deviceHasActiveRun,
-  });
-  built.devices = devices;
+  const devices = buildDevicesModule({ ...base, log: deps.log, hasActiveRun: deviceHasActiveRun });
+  // The console's crop route reads a cloud device's screen through the devices module's actions.
+  const images = buildImagesModule({ ...base, matcher: deps.matcher, cloudScreen: devices.services.actions });
+  // Runs share the devices' host: a run on a stopped device starts it through the lifecycle,
+  // a start asks the host for a slot, and a run checks its device's proxy at launch.
   const runs = buildRunsModule({
     ...base,
     log: deps.log,
     host: devices.services.host,
-    readiness: lifecycleReadiness(devices.services.lifecycle),
-    capacity: hostCapacity(devices.services.host),
-    // A run checks its device's proxy at launch.
-    proxyExit: (userId, deviceId) => proxies.services.runExit.check(userId, deviceId),
+    readiness: devices.services.lifecycle,
+    capacity: devices.services.host,
+    proxyExit: proxies.services.runExit,
     images: images.services.screen,
     emit,
   });
-  later.runs = runs;
+  // Devices and runs need each other the other way too: a device's stop or delete first stops
+  // its active run. Runs is built after devices, so it registers with the lifecycle here.
+  devices.services.lifecycle.onBeforeStop(runs.services.runs.stopActiveRunOnDevice);
   return { events, proxies, images, devices, runs };
 }
 
@@ -138,32 +84,32 @@ export function buildModules(deps: ModulesDeps) {
   const apiKeys = buildApiKeysModule({ ...base, redis: deps.redis, log: deps.log, warnSharedState: deps.warnSharedState, limiter: limiterFactory(deps) });
   // Key look-ups cache the subscription, so billing tells the key cache about every change.
   const billing = buildBillingModule({ ...base, keyCache: apiKeys.services.resolver });
-  const macros = buildMacrosModule({ ...base, blockPrograms: { validate: (value) => validateBlockProgram(value), normalize: normalizeBlocks }, removeCode: removeMacroCode });
+  const macros = buildMacrosModule({ ...base, blockPrograms: blockProgramRules, removeCode: removeMacroCode });
   const codeSync = buildCodeSyncModule({ ...base, images: images.services.library });
   const runLogs = buildRunLogsModule(base);
+  const executions = buildExecutionsModule({ ...base, emit });
   // Explorations hold their device like a lease and ready it through the lifecycle, as runs do.
   const maps = buildMapsModule({
     ...base,
     log: deps.log,
     host: devices.services.host,
-    readiness: (userId, deviceId, signal) => devices.services.lifecycle.startAndWait({ userId }, { id: deviceId }, { signal }),
+    readiness: devices.services.lifecycle,
     thumbnails: images.services.library,
   });
   // The authoring agent drives its device through a lease and runs its code as cloud runs.
   const authoring = buildAuthoringModule({
     ...base,
     log: deps.log,
-    ports: authoringPorts({
-      db: deps.db,
-      macros: macros.services.macros,
-      codeSync: codeSync.services.codeSync,
-      leases: devices.services.leases,
-      vision: images.services.screen,
-      runs: runs.services.runs,
-      runLogs: runLogs.services.logs,
-      traces: runs.services.traces,
-      maps: maps.services.maps,
-    }),
+    macros: macros.services.macros,
+    codeSync: codeSync.services.codeSync,
+    cloudDevices: devices.services.lifecycle,
+    leases: devices.services.leases,
+    vision: images.services.screen,
+    runs: runs.services.runs,
+    history: executions.services.history,
+    runLogs: runLogs.services.logs,
+    traces: runs.services.traces,
+    maps: maps.services.maps,
   });
   // The recorder drives the device as the catalogue does, and saves and replays through macros, code sync and runs.
   const recorder = buildRecorderModule({
@@ -178,8 +124,10 @@ export function buildModules(deps: ModulesDeps) {
   const scheduler = buildSchedulerModule({
     ...base,
     log: deps.log,
-    targets: scheduleTargets(deps.db, macros.services.macros, devices.services),
-    runs: scheduleRunsPort(runs.services.runs),
+    macros: macros.services.macros,
+    cloudDevices: devices.services.lifecycle,
+    groups: devices.services.groups,
+    runs: runs.services.runs,
   });
   const mcp = buildMcpModule({
     ...base,
@@ -209,7 +157,7 @@ export function buildModules(deps: ModulesDeps) {
     codeSync,
     images,
     devices,
-    executions: buildExecutionsModule({ ...base, emit }),
+    executions,
     runLogs,
     profiles: buildProfilesModule({ ...base, repointDevices: repointDevicesProfile }),
     webhooks: buildWebhooksModule({ ...base, log: deps.log, resolver: deps.resolver, emit }),

@@ -2,9 +2,9 @@
 // per-user key count, run-log sequence numbers, a profile being assigned while it is
 // deleted. PostgreSQL locks the row until the transaction ends (`FOR UPDATE`); SQLite's
 // single connection already serialises transactions, so a plain read is enough there.
-import type { Transaction } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import type { DialectName } from './database.js';
-import type { Database } from './schema.js';
+import type { Database, DevicesTable } from './schema.js';
 
 type Trx = Transaction<Database>;
 
@@ -36,6 +36,17 @@ export async function lockProfileRow(trx: Trx, dialect: DialectName, userId: num
 export async function lockDeviceRow(trx: Trx, dialect: DialectName, userId: number, deviceId: number) {
   const query = trx.selectFrom('devices').selectAll().where('id', '=', deviceId).where('user_id', '=', userId);
   return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/**
+ * `lockDeviceRow` for many devices (the scheduler's batched run starts), in id order so two
+ * batches that share devices never wait on each other crosswise; the rows that exist, by id.
+ */
+export async function lockDeviceRows(trx: Trx, dialect: DialectName, deviceIds: number[]) {
+  if (deviceIds.length === 0) return new Map<number, Selectable<DevicesTable>>();
+  const query = trx.selectFrom('devices').selectAll().where('id', 'in', deviceIds).orderBy('id');
+  const rows = await (dialect === 'postgres' ? query.forUpdate() : query).execute();
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 /**

@@ -31,10 +31,11 @@ import { listingPrefixIndex } from './migrations/0024_listing_prefix_index.js';
 import { idempotencyKeys } from './migrations/0026_idempotency_keys.js';
 import { runTraces } from './migrations/0027_run_traces.js';
 import { recordings } from './migrations/0028_recordings.js';
+import { sharedTraceFrames } from './migrations/0029_shared_trace_frames.js';
 
 export type DialectMigration = (dialect: DialectName) => Migration;
 
-/** In name order; the next one is 0029 (0025 is reserved for another branch: Kysely needs order, not an unbroken sequence). */
+/** In name order; the next one is 0030 (0025 is reserved for another branch: Kysely needs order, not an unbroken sequence). */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_accounts': accounts,
   '0002_resources': resources,
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0026_idempotency_keys': idempotencyKeys,
   '0027_run_traces': runTraces,
   '0028_recordings': recordings,
+  '0029_shared_trace_frames': sharedTraceFrames,
 };
 
 class ListProvider implements MigrationProvider {

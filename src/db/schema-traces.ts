@@ -28,8 +28,14 @@ export interface RunTraceStepsTable {
   body: string;
 }
 
+/** Which trace shows which picture (migration 0029): a frame is stored once for every trace. */
 export interface RunTraceFramesTable {
   execution_pk: number;
+  frame_id: string;
+}
+
+/** A frame's picture, once, by the id of its pixels; swept when no trace shows it. */
+export interface RunTracePicturesTable {
   frame_id: string;
   /** JPEG, longest edge 720 px, quality 70. */
   content: Buffer;

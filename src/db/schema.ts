@@ -6,13 +6,11 @@ import type {
   DeliveryStatus,
   EndpointDisabledReason,
   ExecutionType,
-  Gateway,
   GroupKind,
   HostedState,
   ImageContentType,
   ImageSource,
   MacroKind,
-  ProxyCheckError,
   ProxyMode,
   ProxyScheme,
   ProxyStatus,
@@ -26,8 +24,11 @@ import type { AuthoringMessagesTable, AuthoringSessionsTable, CreditAllowancesTa
 import type { MarketplaceImagesTable, MarketplaceListingsTable, MarketplaceListingTagsTable, MarketplaceReviewsTable, MarketplaceVersionsTable } from './schema-marketplace.js';
 import type { ScheduleOccurrencesTable, SchedulesTable } from './schema-scheduler.js';
 import type { IdempotencyKeysTable } from './schema-idempotency.js';
-import type { RunTraceFramesTable, RunTracesTable, RunTraceStepsTable } from './schema-traces.js';
+import type { RunTraceFramesTable, RunTracePicturesTable, RunTracesTable, RunTraceStepsTable } from './schema-traces.js';
 import type { RecordingStepsTable, RecordingsTable } from './schema-recorder.js';
+import type { ProxiesTable, ProxyAssignmentsTable, ProxySecretRevealsTable, ProxyUsageDailyTable, ProxyUsageSamplesTable } from './schema-proxies.js';
+
+export type { ProxiesTable, ProxyAssignmentsTable, ProxySecretRevealsTable, ProxyUsageDailyTable, ProxyUsageSamplesTable } from './schema-proxies.js';
 
 // The column unions come from the one list of each (core/values.ts); re-exported for the
 // code that reads them with the table types.
@@ -233,78 +234,6 @@ export interface ImagesTable {
   created_at: number;
 }
 
-export interface ProxiesTable {
-  id: Generated<number>;
-  user_id: number;
-  mode: ProxyMode;
-  label: string | null;
-  scheme: ProxyScheme;
-  host: string;
-  port: number;
-  /** '' when the proxy has no username. */
-  username: string;
-  /** AES-256-GCM with SECRET_KEY (lib/crypto.ts); null when there is no password. */
-  password_enc: string | null;
-  session_type: SessionType;
-  gateway: Gateway | null;
-  /** JSON of the targeting object; null for plain proxies. */
-  targeting: string | null;
-  status: ProxyStatus;
-  last_check_at: number | null;
-  last_exit_ip: string | null;
-  last_exit_country: string | null;
-  last_exit_city: string | null;
-  last_exit_asn: number | null;
-  last_latency_ms: number | null;
-  last_error: ProxyCheckError | null;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface ProxyAssignmentsTable {
-  id: Generated<number>;
-  user_id: number;
-  proxy_id: number;
-  device_id: number;
-  session_type: SessionType;
-  session_id: string | null;
-  active: number;
-  created_at: number;
-  ended_at: number | null;
-}
-
-export interface ProxySecretRevealsTable {
-  id: Generated<number>;
-  user_id: number;
-  assignment_id: number;
-  proxy_id: number;
-  api_key_id: number | null;
-  session_id: number | null;
-  client_address: string | null;
-  created_at: number;
-}
-
-export interface ProxyUsageSamplesTable {
-  id: Generated<number>;
-  user_id: number;
-  proxy_id: number;
-  device_id: number | null;
-  bytes_up: number;
-  bytes_down: number;
-  at: number;
-}
-
-export interface ProxyUsageDailyTable {
-  user_id: number;
-  /** Unix ms of the UTC midnight that starts the day. */
-  day: number;
-  proxy_id: number;
-  /** 0 for samples that named no device. */
-  device_id: number;
-  bytes_up: number;
-  bytes_down: number;
-}
-
 export interface WebhookEndpointsTable {
   id: Generated<number>;
   user_id: number;
@@ -505,6 +434,7 @@ export interface Database {
   run_traces: RunTracesTable;
   run_trace_steps: RunTraceStepsTable;
   run_trace_frames: RunTraceFramesTable;
+  run_trace_pictures: RunTracePicturesTable;
   recordings: RecordingsTable;
   recording_steps: RecordingStepsTable;
 }

@@ -37,6 +37,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   run_traces: 'modules/runs',
   run_trace_steps: 'modules/runs',
   run_trace_frames: 'modules/runs',
+  run_trace_pictures: 'modules/runs',
   recordings: 'modules/recorder',
   recording_steps: 'modules/recorder',
   events: 'modules/events',

@@ -13,8 +13,7 @@ import { AuthoringSessionService } from './service.js';
 import { authoringSessionJob } from './session-job.js';
 import { type AuthoringWorker, createAuthoringWorker } from './session-worker.js';
 
-export interface AuthoringModuleDeps extends ModuleDeps {
-  ports: AuthoringPorts;
+export interface AuthoringModuleDeps extends ModuleDeps, AuthoringPorts {
   log: JobLog;
   /** Tests hand in their own client; otherwise one is made for AUTHOR_LLM_URL. */
   model?: ModelClient;
@@ -26,13 +25,14 @@ export interface AuthoringServices {
   credits: CreditLedger;
 }
 
-export function buildAuthoringModule(deps: AuthoringModuleDeps): BuiltModule<AuthoringServices> & { worker: AuthoringWorker | null } {
+/** `workers` is the session worker when there is a model endpoint, else none. */
+export function buildAuthoringModule(deps: AuthoringModuleDeps): BuiltModule<AuthoringServices> & { workers: AuthoringWorker[] } {
   const settings = deps.config.authoring;
   const credits = new CreditLedger(deps.db.kysely, deps.clock, settings.creditsPerMonth);
-  const sessions = new AuthoringSessionService({ db: deps.db, clock: deps.clock, settings, credits, ports: deps.ports });
+  const sessions = new AuthoringSessionService({ db: deps.db, clock: deps.clock, settings, credits, ports: deps });
   const model = deps.model ?? createModelClient(settings);
   const worker = model
-    ? createAuthoringWorker({ db: deps.db, clock: deps.clock, settings, credits, ports: deps.ports, model, kind: authoringSessionJob(settings), log: deps.log, name: deps.workerName })
+    ? createAuthoringWorker({ db: deps.db, clock: deps.clock, settings, credits, ports: deps, model, kind: authoringSessionJob(settings), log: deps.log, name: deps.workerName })
     : null;
   return {
     routes: async (app) => {
@@ -41,6 +41,5 @@ export function buildAuthoringModule(deps: AuthoringModuleDeps): BuiltModule<Aut
     },
     services: { sessions, credits },
     workers: worker ? [worker] : [],
-    worker,
   };
 }

@@ -15,7 +15,8 @@ import { AuthoringUnavailableError, NotWaitingError } from './errors.js';
 import { appendMessage, readMessages } from './messages.js';
 import type { AuthoringPorts } from './ports.js';
 import { isLive, presentSession, type SessionRow } from './present.js';
-import type { AuthoringSessionRecord, MessagesAnswerValue, SessionListInput, StartSessionInput } from './schemas.js';
+import type { AuthoringSessionRecord, MessagesAnswerValue, ProjectFileValue, SessionListInput, StartSessionInput } from './schemas.js';
+import { releaseSessionLease } from './session-lease.js';
 import { AUTHORING_JOB, AUTHORING_STOP } from './session-job.js';
 import { answerMessage } from './agent/conversation.js';
 
@@ -57,16 +58,16 @@ export class AuthoringSessionService {
   async start(ctx: ServiceContext, input: StartSessionInput): Promise<AuthoringSessionRecord> {
     this.ensureAvailable();
     const { ports, credits, clock } = this.deps;
-    if (input.device_id !== undefined) await ports.checkCloudDevice(ctx, input.device_id);
-    let files: Awaited<ReturnType<AuthoringPorts['currentFiles']>> = [];
+    if (input.device_id !== undefined) await ports.cloudDevices.get(ctx, { id: input.device_id });
+    let files: ProjectFileValue[] = [];
     if (input.macro_id !== undefined) {
-      const kind = await ports.macroKind(ctx, input.macro_id);
+      const { kind } = await ports.macros.get(ctx, { id: input.macro_id });
       if (kind !== 'python') throw new ValidationError([{ path: 'body.macro_id', message: 'names a block macro; the agent writes code macros only' }]);
-      files = await ports.currentFiles(ctx, input.macro_id);
+      files = await ports.codeSync.currentFiles(ctx, { macro_id: input.macro_id });
     }
     await credits.ensureAvailable(ctx.userId);
     // Created only once every check passed, so a refused start leaves nothing behind.
-    const macroId = input.macro_id ?? (await ports.createCodeMacro(ctx, macroNameFor(input.goal), `Written by the authoring agent for: ${input.goal.slice(0, 400)}`));
+    const macroId = input.macro_id ?? (await ports.macros.create(ctx, { name: macroNameFor(input.goal), kind: 'python', description: `Written by the authoring agent for: ${input.goal.slice(0, 400)}` })).id;
     const row = await this.db.transaction().execute(async (trx) => {
       const now = clock.now();
       const session = await trx
@@ -157,7 +158,7 @@ export class AuthoringSessionService {
       await this.deps.db.wakeup.notify(trx, AUTHORING_STOP);
       return { row: updated, leaseId: session.lease_id };
     });
-    if (leaseId) await this.deps.ports.releaseDevice(ctx, leaseId);
+    if (leaseId) await releaseSessionLease(this.deps.ports, ctx, leaseId);
     return presentSession(row);
   }
 }

@@ -9,6 +9,7 @@ import { type JobLog, JobWorker } from '../../db/jobs/worker.js';
 import type { Lease } from '../../db/jobs/kind.js';
 import { type AgentDeps, agentCaller, runSession } from './agent/loop.js';
 import { appendMessage } from './messages.js';
+import { releaseSessionLease } from './session-lease.js';
 import { AUTHORING_STOP, type AuthoringSessionJob, WORKER_LOST_MESSAGE } from './session-job.js';
 
 export interface AuthoringWorker extends BackgroundWorker {
@@ -64,7 +65,7 @@ export function createAuthoringWorker(deps: AgentDeps & { log: JobLog; name?: st
       await appendMessage(trx, lease.id, 'agent', `Session failed: ${message}`, now);
       return row;
     });
-    if (ended?.lease_id) await deps.ports.releaseDevice(agentCaller(Number(ended.user_id), lease.id), ended.lease_id).catch(() => undefined);
+    if (ended?.lease_id) await releaseSessionLease(deps.ports, agentCaller(Number(ended.user_id), lease.id), ended.lease_id);
   }
   const jobs = new JobWorker({
     db: deps.db,

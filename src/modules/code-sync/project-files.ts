@@ -1,15 +1,14 @@
 // A project as text files, for callers that hold code rather than a zip (the authoring agent,
-// macro_install_code): zipped and hashed here, then installed through the same upload as
-// `svc code push`, so every check of an upload applies; and a macro's current code read back
-// as files.
+// the recorder, macro_install_code): zipped and hashed here into the same upload as `svc code
+// push` (the service installs it, so every check of an upload applies); and a macro's current
+// code read back as files.
 import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../../core/context.js';
 import { NotFoundError } from '../../core/errors.js';
 import type { Database } from '../../db/schema.js';
 import { findOwnedMacro } from '../macros/index.js';
 import { worktreeHash } from './hash.js';
-import type { SnapshotUploadAnswer } from './schemas.js';
-import type { CodeSyncService } from './service.js';
+import type { SnapshotUpload } from './schemas.js';
 import { zipWorktree } from './worktree.js';
 import { currentSnapshotOf, visitSnapshotFiles } from './shared-code.js';
 
@@ -18,16 +17,18 @@ export interface TextFile {
   content: string;
 }
 
-/** Zips the files (fixed timestamps, so the same files give the same zip), hashes them and uploads them as the macro's snapshot. */
-export async function installTextFiles(codeSync: CodeSyncService, ctx: ServiceContext, input: { macroId: number; files: readonly TextFile[]; entryPath?: string }): Promise<SnapshotUploadAnswer> {
+/** Text files to install, with the entry a run starts (default: code sync picks it, §5). */
+export interface InstallFilesInput {
+  macro_id: number;
+  files: readonly TextFile[];
+  entry_path?: string;
+}
+
+/** The upload of the files: zipped with fixed timestamps (so the same files give the same zip) and hashed. */
+export async function textFilesUpload(input: Omit<InstallFilesInput, 'macro_id'>): Promise<SnapshotUpload> {
   const files = input.files.map((f) => ({ path: f.path, content: Buffer.from(f.content, 'utf8'), permissions: 0o644 }));
   const zip = await zipWorktree(files);
-  return codeSync.upload(ctx, {
-    id: input.macroId,
-    zip_file_base64: zip.toString('base64'),
-    worktree_hash: worktreeHash(files),
-    ...(input.entryPath ? { entry_path: input.entryPath } : {}),
-  });
+  return { zip_file_base64: zip.toString('base64'), worktree_hash: worktreeHash(files), ...(input.entry_path ? { entry_path: input.entry_path } : {}) };
 }
 
 /** The macro's current code as UTF-8 text files; empty when it never synced. 404 for someone else's macro. */

@@ -4,7 +4,8 @@ import { contextOf } from '../../http/request-context.js';
 import { keyRoute, sessionRoute } from '../../http/route-auth.js';
 import { errors, IdParams } from '../../core/schema.js';
 import { CodeState, CodeSummary, SnapshotAnswer, SnapshotBody } from './schemas.js';
-import { type CodeSyncService, SNAPSHOT_LIMITS } from './service.js';
+import { SNAPSHOT_LIMITS } from './limits.js';
+import type { CodeSyncService } from './service.js';
 
 export function codeSyncRoutes(codeSync: CodeSyncService): FastifyPluginAsyncTypebox {
   return async (app) => {

@@ -14,23 +14,11 @@ import { chooseEntry } from './entry.js';
 import { SnapshotRefusedError, zipRefused } from './errors.js';
 import { worktreeHash } from './hash.js';
 import type { SnapshotUpload, SnapshotUploadAnswer } from './schemas.js';
+import { currentTextFiles, type InstallFilesInput, type TextFile, textFilesUpload } from './project-files.js';
 import { readTree } from './tree.js';
 import { type SnapshotSummary, SnapshotStore } from './snapshot-store.js';
 import { firstImageUses, snapshotWarnings } from './warnings.js';
-
-const MiB = 1024 * 1024;
-
-/** The contract's limits (service-api.md "Limits", decisions.md §5). */
-export const SNAPSHOT_LIMITS = {
-  /** The whole request body; the route enforces it (413). */
-  maxBodyBytes: 16 * MiB,
-  maxZipBytes: 10 * MiB,
-  maxFiles: 5000,
-  maxUncompressedBytes: 100 * MiB,
-  /** Files above this get a `large_file` warning. */
-  largeFileBytes: MiB,
-} as const;
-
+import { SNAPSHOT_LIMITS } from './limits.js';
 
 function presentState(row: SnapshotSummary) {
   return { worktree_hash: row.worktree_hash, entry_path: row.entry_path, size_bytes: row.size_bytes, file_count: row.file_count, created_at: toIso(row.created_at) };
@@ -74,6 +62,16 @@ export class CodeSyncService {
     await this.findCodeMacro(ctx.userId, input.id);
     const current = await this.store.current(input.id);
     return { synced: current !== undefined, state: current ? presentState(current) : null };
+  }
+
+  /** The macro's current code as UTF-8 text files; empty when it never synced. 404 for someone else's or a block macro. */
+  currentFiles(ctx: Pick<ServiceContext, 'userId'>, input: { macro_id: number }): Promise<TextFile[]> {
+    return currentTextFiles(this.db, ctx, input.macro_id);
+  }
+
+  /** Installs text files as the macro's snapshot through `upload`, so every check of an upload applies (the authoring agent, the recorder, macro_install_code). */
+  async installFiles(ctx: ServiceContext, { macro_id: macroId, ...files }: InstallFilesInput): Promise<SnapshotUploadAnswer> {
+    return this.upload(ctx, { id: macroId, ...(await textFilesUpload(files)) });
   }
 
   async upload(ctx: ServiceContext, { id: macroId, ...input }: IdInput & SnapshotUpload): Promise<SnapshotUploadAnswer> {

@@ -5,7 +5,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { type FileVisitor, readZipFiles } from './zip-reader.js';
-import { SNAPSHOT_LIMITS } from './service.js';
+import { SNAPSHOT_LIMITS } from './limits.js';
 import { readTree } from './tree.js';
 import { firstImageUses } from './warnings.js';
 import { dropUnusedBlobs, readBlob } from './snapshot-store.js';

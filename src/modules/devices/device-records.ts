@@ -21,6 +21,16 @@ export async function countDeviceRun(db: Kysely<Database>, userId: number, devic
     .execute();
 }
 
+/** `countDeviceRun` for many runs (each device at most once, as one device runs one run at a time), in one statement. */
+export async function countDeviceRuns(db: Kysely<Database>, runs: { userId: number; deviceId: number }[]): Promise<void> {
+  if (runs.length === 0) return;
+  await db
+    .updateTable('devices')
+    .set((eb) => ({ run_count: eb('run_count', '+', 1) }))
+    .where((eb) => eb.or(runs.map((run) => eb.and([eb('id', '=', run.deviceId), eb('user_id', '=', run.userId)]))))
+    .execute();
+}
+
 /** The user's devices on profile `from` follow profile `to`; in the transaction that deletes `from`. */
 export async function repointDevicesProfile(db: Kysely<Database>, input: { userId: number; from: number; to: number; now: number }): Promise<void> {
   await db.updateTable('devices').set({ profile_id: input.to, updated_at: input.now }).where('profile_id', '=', input.from).where('user_id', '=', input.userId).execute();

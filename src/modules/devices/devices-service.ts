@@ -44,6 +44,14 @@ export async function findOwnedDevice(db: Kysely<Database> | Transaction<Databas
   return row;
 }
 
+/** `findOwnedDevice` for many (owner, device) pairs in one read: the ones that exist for their owner, by id. */
+export async function findOwnedDevices(db: Kysely<Database> | Transaction<Database>, wanted: { userId: number; deviceId: number }[]): Promise<Map<number, DeviceRow>> {
+  if (wanted.length === 0) return new Map();
+  const rows = await db.selectFrom('devices').selectAll().where('id', 'in', [...new Set(wanted.map((w) => w.deviceId))]).where('delete_requested_at', 'is', null).execute();
+  const owners = new Map(wanted.map((w) => [w.deviceId, w.userId]));
+  return new Map(rows.filter((row) => owners.get(row.id) === row.user_id).map((row) => [row.id, row]));
+}
+
 const invalid = (path: string, message: string) => new ValidationError([{ path, message }]);
 
 type DeviceChanges = UpdateDeviceInput;

@@ -19,6 +19,8 @@ const ACTIVE_RUN_MESSAGES: Record<BusyAction, string> = {
   tap: 'This device has an active run; stop the run or wait until it ends, then tap.',
 };
 
+const LEASED_MESSAGE = 'This cloud device is leased to a tool client, or held by a map exploration or a recording. Wait for the lease to end (or release it, or stop the exploration or the recording), then start the run.';
+
 /** 409 `device_busy` for an active run, as the action would be refused. */
 export const deviceBusyWithRun = (action: BusyAction) => new DeviceBusyError(ACTIVE_RUN_MESSAGES[action]);
 
@@ -34,7 +36,20 @@ export async function assertNoActiveRun(hasActiveRun: ActiveRunCheck, db: Kysely
  */
 export async function assertNoLiveLease(db: Kysely<Database>, input: { deviceId: number; now: number; exceptLease?: string }): Promise<void> {
   const lease = await db.selectFrom('device_leases').select('lease_id').where('device_id', '=', input.deviceId).where('expires_at', '>', input.now).executeTakeFirst();
-  if (lease && lease.lease_id !== input.exceptLease) throw new DeviceBusyError('This cloud device is leased to a tool client, or held by a map exploration or a recording. Wait for the lease to end (or release it, or stop the exploration or the recording), then start the run.');
+  if (lease && lease.lease_id !== input.exceptLease) throw new DeviceBusyError(LEASED_MESSAGE);
+}
+
+/**
+ * `assertNoLiveLease` for many devices at once (the scheduler's batched run starts), in one
+ * statement: the refusal each leased device's run start gets, by device id. Called inside the
+ * transaction that holds the devices' row locks, as the single check is.
+ */
+export async function liveLeaseRefusals(db: Kysely<Database>, deviceIds: readonly number[], now: number): Promise<Map<number, DeviceBusyError>> {
+  const refusals = new Map<number, DeviceBusyError>();
+  if (deviceIds.length === 0) return refusals;
+  const leases = await db.selectFrom('device_leases').select('device_id').where('device_id', 'in', [...deviceIds]).where('expires_at', '>', now).execute();
+  for (const lease of leases) refusals.set(lease.device_id, new DeviceBusyError(LEASED_MESSAGE));
+  return refusals;
 }
 
 /**

@@ -9,7 +9,6 @@ import { hostedDeviceRoutes } from './hosted-routes.js';
 import { createDeviceHost, type DeviceHost } from './hosts/index.js';
 import { LeaseService } from './leases/service.js';
 import type { ActiveRunCheck } from './idle.js';
-import type { StopActiveRun } from './lifecycle/handler.js';
 import { DeviceLifecycle } from './lifecycle/service.js';
 import { leaseSweeper, lifecycleWorker } from './lifecycle/worker.js';
 import { deviceRoutes } from './routes.js';
@@ -18,12 +17,7 @@ export interface DevicesModuleDeps extends ModuleDeps {
   log: JobLog;
   /** The device host; built from the configuration (DEVICE_HOST) when not given, and then closed with the module. */
   host?: DeviceHost;
-  /**
-   * Stops the device's active cloud run and resolves once it has ended; a stop and a delete
-   * await it before shutting the device down. Wired to the runs module; no-op until then.
-   */
-  stopActiveRun?: StopActiveRun;
-  /** Whether a device has an active cloud run: the runs module's `deviceHasActiveRun` (cloud_runs is its table). */
+  /** Whether a device has an active cloud run: the runs module's `deviceHasActiveRun` (cloud_runs is its table), handed in since runs depends on devices. */
   hasActiveRun: ActiveRunCheck;
 }
 
@@ -45,14 +39,14 @@ export function buildDevicesModule(deps: DevicesModuleDeps): BuiltModule<Devices
   const lifecycle = new DeviceLifecycle(db, clock, deps.hasActiveRun);
   const leases = new LeaseService(db, clock, host, lifecycle, deps.hasActiveRun);
   const actions = new DeviceActions(db.kysely, host, deps.hasActiveRun, { clock });
-  const stopActiveRun = deps.stopActiveRun ?? (async () => undefined);
   return {
     routes: async (app) => {
       await app.register(deviceRoutes(devices, groups));
       await app.register(hostedDeviceRoutes(lifecycle, actions));
     },
     services: { devices, groups, lifecycle, leases, actions, host },
-    workers: [lifecycleWorker({ db, clock, log, host, stopActiveRun }), leaseSweeper(leases, log)],
+    // A stop and a delete first end what runs on the device: what was registered with lifecycle.onBeforeStop.
+    workers: [lifecycleWorker({ db, clock, log, host, stopActiveRun: (id, reason) => lifecycle.stopActiveWork(id, reason) }), leaseSweeper(leases, log)],
     close: async () => {
       if (ownHost) await host.close();
     },

@@ -5,10 +5,10 @@
 import type { Transaction, Updateable } from 'kysely';
 import type { ExecutionType } from '../../core/values.js';
 import type { Database, ExecutionsTable, RunStatus } from '../../db/schema.js';
-import { countDeviceRun } from '../devices/index.js';
+import { countDeviceRun, countDeviceRuns } from '../devices/index.js';
 import type { EmitEvent } from '../events/index.js';
 import { presentRun, type RunRow } from './present.js';
-import { countRun } from './run-counts.js';
+import { countRun, countRuns } from './run-counts.js';
 
 type Trx = Transaction<Database>;
 
@@ -84,6 +84,46 @@ export async function openHistory(trx: Trx, input: OpenHistory): Promise<RunRow 
   await countRun(trx, input.userId, row.status, 1);
   await countDeviceRun(trx, input.userId, input.device.id);
   return row;
+}
+
+/**
+ * `openHistory` for many new runs at once (the scheduler's batched starts): one insert for the
+ * records, one for their counters, one for their devices' counts. Every execution id is new
+ * (the caller made them), so none is skipped; the records come back in the inputs' order.
+ */
+export async function openHistories(trx: Trx, inputs: OpenHistory[]): Promise<RunRow[]> {
+  if (inputs.length === 0) return [];
+  const rows = await trx
+    .insertInto('executions')
+    .values(
+      inputs.map((input) => ({
+        user_id: input.userId,
+        execution_id: input.executionId,
+        status: 'running' as const,
+        macro_id: input.macro.id,
+        macro_name: input.macro.name,
+        device_id: input.device.id,
+        device_name: input.device.name,
+        device_port: input.device.port,
+        group_id: input.device.group_id,
+        execution_type: input.type,
+        started_at: input.startedAt,
+        ended_at: null,
+        duration_ms: null,
+        exit_code: null,
+        error_message: null,
+        proxy_exit_ip: null,
+        proxy_country: null,
+        created_at: input.now,
+        updated_at: input.now,
+      })),
+    )
+    .returningAll()
+    .execute();
+  await countRuns(trx, inputs.map((input) => ({ userId: input.userId, status: 'running' as const })));
+  await countDeviceRuns(trx, inputs.map((input) => ({ userId: input.userId, deviceId: input.device.id })));
+  const byId = new Map(rows.map((row) => [row.execution_id, row]));
+  return inputs.map((input) => byId.get(input.executionId) as RunRow);
 }
 
 /** Fills in the proxy's exit on a running record; undefined when it is no longer running. */

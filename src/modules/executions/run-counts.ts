@@ -17,6 +17,28 @@ export async function countRun(trx: Transaction<Database>, userId: number, statu
     .execute();
 }
 
+/**
+ * `countRun` (+1) for many runs in one statement: one row per user and status, with its total,
+ * each on one random shard (a statement may not change the same row twice).
+ */
+export async function countRuns(trx: Transaction<Database>, runs: { userId: number; status: RunStatus }[]): Promise<void> {
+  const totals = new Map<string, { user_id: number; status: RunStatus; n: number }>();
+  for (const run of runs) {
+    const key = `${run.userId}:${run.status}`;
+    const row = totals.get(key) ?? { user_id: run.userId, status: run.status, n: 0 };
+    row.n += 1;
+    totals.set(key, row);
+  }
+  if (totals.size === 0) return;
+  // In (user, status) order: two batches that share owners lock their counters in the same order, never crosswise.
+  const rows = [...totals.values()].sort((a, b) => a.user_id - b.user_id || a.status.localeCompare(b.status));
+  await trx
+    .insertInto('run_counts')
+    .values(rows.map((row) => ({ ...row, shard: randomInt(RUN_COUNT_SHARDS) })))
+    .onConflict((oc) => oc.columns(['user_id', 'status', 'shard']).doUpdateSet({ n: sql`run_counts.n + excluded.n` }))
+    .execute();
+}
+
 /** The user's number of runs, of one status or of all. */
 export async function storedRunCount(db: Kysely<Database>, userId: number, status?: RunStatus): Promise<number> {
   let query = db.selectFrom('run_counts').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), sql<number>`0`).as('total')).where('user_id', '=', userId);

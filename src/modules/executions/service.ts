@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { offsetOf, pageOf, pageRequest } from '../../core/paging.js';
 import type { IdInput } from '../../core/schema.js';
 import type { Database } from '../../db/schema.js';
-import { parseTimestamp, presentRun } from './present.js';
+import { findRunByExecutionId, parseTimestamp, presentRun, type RunRecord } from './present.js';
 import { storedRunCount } from './run-counts.js';
 import type { RunListInput } from './schemas.js';
 
@@ -60,5 +60,11 @@ export class RunHistoryService {
     const row = await this.db.selectFrom('executions').selectAll().where('id', '=', id).where('user_id', '=', ctx.userId).executeTakeFirst();
     if (!row) throw new NotFoundError('No run with this id.');
     return presentRun(row);
+  }
+
+  /** The caller's run by its execution_id, or null (the authoring agent reads a cloud run's outcome here). */
+  async findByExecutionId(ctx: Pick<ServiceContext, 'userId'>, { execution_id: executionId }: { execution_id: string }): Promise<RunRecord | null> {
+    const row = await findRunByExecutionId(this.db, ctx.userId, executionId);
+    return row ? presentRun(row) : null;
   }
 }

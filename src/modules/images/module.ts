@@ -12,7 +12,7 @@ export interface ImagesServices {
 }
 
 export interface ImagesModuleDeps extends ModuleDeps {
-  /** A ready cloud device's driver, for the console's crop route (the devices module's). */
+  /** A ready cloud device's driver, for the console's crop route: the devices module's actions. */
   cloudScreen: CloudScreen;
   /** Where template matches run (default: this process's pool). */
   matcher?: TemplateMatcher;

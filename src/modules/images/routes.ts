@@ -4,17 +4,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../../core/schema.js';
 import { contextOf } from '../../http/request-context.js';
 import { sessionRoute } from '../../http/route-auth.js';
-import type { DeviceDriver } from '../devices/index.js';
-import type { ImageLibrary, LibraryOwner } from './library.js';
+import type { DeviceActions } from '../devices/index.js';
+import type { ImageLibrary } from './library.js';
 import { CropImageBody, Image, ImageIdParams, ImageListQuery, ImagePage, UploadImageBody } from './schemas.js';
 import type { ScreenImages } from './screen-images.js';
 
 /**
- * The driver of the caller's cloud device, which must be `ready`: 404 for someone else's
- * device (`not_found`) or one on their own machine (`not_a_cloud_device`), 409 `device_not_ready` otherwise (the devices module's
- * DeviceActions.driverFor, handed in when the modules are wired).
+ * `driverFor`: the driver of the caller's cloud device, which must be `ready`: 404 for someone
+ * else's device (`not_found`) or one on their own machine (`not_a_cloud_device`), 409
+ * `device_not_ready` otherwise.
  */
-export type CloudScreen = (owner: LibraryOwner, deviceId: number) => Promise<DeviceDriver>;
+export type CloudScreen = Pick<DeviceActions, 'driverFor'>;
 
 /**
  * A 5 MiB picture in base64 is 7 MiB; the body may be 8 MiB, so a picture a little over its
@@ -63,7 +63,7 @@ export function imageRoutes(library: ImageLibrary, screen: ScreenImages, cloudSc
       async (request, reply) => {
         const ctx = contextOf(request);
         const { device_id: deviceId, ...rectangle } = request.body;
-        const driver = await cloudScreen(ctx, deviceId);
+        const driver = await cloudScreen.driverFor(ctx, deviceId);
         return reply.code(201).send(await screen.crop(ctx, driver, rectangle));
       },
     );

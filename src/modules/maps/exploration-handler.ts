@@ -9,7 +9,7 @@ import type { JobHandlers, JobLog } from '../../db/jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
 import { type ServiceContext, workerContext } from '../../core/context.js';
 import { messageOf } from '../../lib/error-message.js';
-import { type DeviceDriver, type DeviceHost, releaseJobHold, renewJobHold } from '../devices/index.js';
+import { type DeviceDriver, type DeviceHost, type DeviceLifecycle, releaseJobHold, renewJobHold } from '../devices/index.js';
 import { doNotTouchMatcher } from './explorer/do-not-touch.js';
 import { Explorer } from './explorer/explorer.js';
 import type { ExploreEnd, ExploreProgress, ExploreResult } from './explorer/types.js';
@@ -23,8 +23,8 @@ export interface ThumbnailStore {
   remove(ctx: ServiceContext, id: string): Promise<void>;
 }
 
-/** Makes the device ready (starting it if it is stopped), as runs do. */
-export type ExplorationReadiness = (userId: number, deviceId: number, signal: AbortSignal) => Promise<void>;
+/** `startAndWait` makes the device ready (starting it if it is stopped), as runs do: the device lifecycle. */
+export type ExplorationReadiness = Pick<DeviceLifecycle, 'startAndWait'>;
 
 export interface ExplorationHandlerDeps {
   db: Db;
@@ -133,7 +133,7 @@ export function explorationHandlers(deps: ExplorationHandlerDeps): JobHandlers<E
     let result: ExploreResult;
     const thumbnails = new Map<string, string>();
     try {
-      await deps.readiness(row.user_id, deviceId, all);
+      await deps.readiness.startAndWait({ userId: row.user_id }, { id: deviceId }, { signal: all });
       const driver = await deps.host.driver(deviceId);
       let lastWrite = 0;
       result = await new Explorer(driver, {

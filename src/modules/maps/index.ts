@@ -1,10 +1,7 @@
-// The maps module's front door: menu maps learned by exploring an app (decisions.md §13).
-export { DEFAULT_DO_NOT_TOUCH, doNotTouchMatcher } from './explorer/do-not-touch.js';
-export { Explorer, type ExploreOptions, replayPath } from './explorer/explorer.js';
-export { elementKeyOf, screenIdOf, visibleElements } from './explorer/screen-identity.js';
-export type * from './explorer/types.js';
+// The maps module's front door: menu maps learned by exploring an app (decisions.md §13), as
+// the wiring, the job catalogue, the tool server and the authoring agent use them. The
+// explorer itself is the module's own (its tests and benchmark read its files directly).
 export { buildMapsModule } from './module.js';
 export type { MapsService } from './maps-service.js';
 export { explorationJob } from './exploration-job.js';
-export { WORKER_LOST as EXPLORATION_WORKER_LOST } from './exploration-handler.js';
 export * as MapsToolSchemas from './schemas.js';

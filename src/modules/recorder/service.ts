@@ -9,7 +9,7 @@ import { AppError, ConflictError, NotFoundError, ValidationError } from '../../c
 import type { ServiceContext } from '../../core/context.js';
 import type { Db } from '../../db/database.js';
 import { type Clock, toIso } from '../../lib/clock.js';
-import { installTextFiles, type CodeSyncService } from '../code-sync/index.js';
+import type { CodeSyncService } from '../code-sync/index.js';
 import { DeviceNotReadyError, type DeviceDriver, type DeviceHost, findCloudDevice, holdDeviceForJob, type LeaseService, releaseJobHold, renewJobHold } from '../devices/index.js';
 import type { MacroService } from '../macros/index.js';
 import { type CloudRunService, deviceHasActiveRun } from '../runs/index.js';
@@ -27,7 +27,7 @@ export interface RecorderPorts {
   host: DeviceHost;
   leases: Pick<LeaseService, 'holderOf'>;
   macros: Pick<MacroService, 'create'>;
-  codeSync: CodeSyncService;
+  codeSync: Pick<CodeSyncService, 'installFiles'>;
   runs: Pick<CloudRunService, 'start'>;
 }
 
@@ -132,7 +132,7 @@ export class RecorderService {
     } else {
       macro = await this.ports.macros.create(ctx, { name: input.name, kind: 'python' });
       const source = pythonSourceOf(steps, input.name.trim());
-      await installTextFiles(this.ports.codeSync, ctx, { macroId: macro.id, files: [{ path: PYTHON_ENTRY, content: source }], entryPath: PYTHON_ENTRY });
+      await this.ports.codeSync.installFiles(ctx, { macro_id: macro.id, files: [{ path: PYTHON_ENTRY, content: source }], entry_path: PYTHON_ENTRY });
     }
     await this.store.addSaved(row.id, { id: macro.id, name: macro.name, kind: input.kind });
     return macro;
@@ -147,7 +147,7 @@ export class RecorderService {
   async replay(ctx: ServiceContext, rid: string, macroId: number) {
     const row = await this.store.find(ctx.userId, rid);
     const live = await this.isLive(row);
-    const run = await this.ports.runs.start(ctx, { deviceId: row.device_id, macro_id: macroId, ...(live ? { underLease: row.lease_id } : {}) });
+    const run = await this.ports.runs.start(ctx, { device_id: row.device_id, macro_id: macroId, ...(live ? { under_lease: row.lease_id } : {}) });
     if (live) await this.end(row);
     return run;
   }

@@ -5,7 +5,6 @@
 // Building the module, and the services it hands out
 export { buildRunsModule, type RunsServices } from './module.js';
 export type { CloudRunService } from './cloud-runs/service.js';
-export type { RunCapacity } from './cloud-runs/capacity.js';
 export type { RunReadiness } from './job/readiness.js';
 export { cloudRunJob } from './job/run-job.js';
 export type { RunWorker } from './job/run-worker.js';
@@ -26,7 +25,7 @@ export { CloudRun, CloudRunRef } from './cloud-runs/schemas.js';
 
 // Block programs: macros validate them, the marketplace freezes them
 export { type Step, countSteps } from './blocks/program-types.js';
-export { normalizeBlocks, parseBlockProgram, validateBlockProgram } from './blocks/validate.js';
+export { blockProgramRules, parseBlockProgram, validateBlockProgram } from './blocks/validate.js';
 export { canonicalJson } from './blocks/canonical-json.js';
 
 // A run's bundle, for the executor tests

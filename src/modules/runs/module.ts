@@ -36,11 +36,11 @@ export interface RunsModuleDeps {
   host?: DeviceHost;
   /** Where a run's `svc_device` reaches the device RPC; BASE_URL unless a test serves elsewhere. */
   baseUrl?: string;
-  /** Makes a run's device `ready` before it starts: the device lifecycle's start-and-wait. */
+  /** Makes a run's device `ready` before it starts: the device lifecycle. */
   readiness: RunReadiness;
-  /** Whether a device host can take a run's device at start (the device host's capacity); not asked when absent. */
-  capacity?: RunCapacity;
-  /** Checks the device's assigned proxy at launch (the proxies module's check). */
+  /** Whether a device host can take a run's device at start (the device host); not asked when absent. */
+  capacity?: Pick<DeviceHost, 'capacityFor'>;
+  /** Checks the device's assigned proxy at launch (the proxies module's run check). */
   proxyExit?: ProxyExitCheck;
   log?: JobLog;
   /** Finds library images on a screen (the images module's ScreenImages): `find_image`, `tap {image_id}`, `if_image`. */
@@ -66,13 +66,15 @@ export function runnerSettingsOf(config: Config): PythonRunSettings {
   return { runsDir: config.runsDir, maxSeconds: config.runMaxSeconds, maxMemoryMb: config.runMaxMemoryMb, path: config.runPath, sdkDir: SDK_DIR, runAs: config.runAs, sandbox: config.runSandbox };
 }
 
-/** RUN_SANDBOX=required on a machine that cannot sandbox: a run's start answers 503 `runs_unavailable`, saying why. */
-function withRequiredSandbox(config: Config, capacity: RunCapacity | undefined): RunCapacity {
+/** RUN_SANDBOX=required on a machine that cannot sandbox, or no slot on the host: a run's start answers 503 `runs_unavailable`, saying why. */
+function runCapacity(config: Config, host: Pick<DeviceHost, 'capacityFor'> | undefined): RunCapacity {
   return {
     refusal: async (deviceId) => {
       const sandbox = await runSandboxStatus(config);
       if (!sandbox.sandboxed && sandbox.mode === 'required') return sandbox.message;
-      return capacity ? capacity.refusal(deviceId) : null;
+      if (!host) return null;
+      const answer = await host.capacityFor(deviceId);
+      return answer.available ? null : answer.reason;
     },
   };
 }
@@ -104,7 +106,7 @@ export function buildRunsModule(deps: RunsModuleDeps): {
     tracing,
     onLogsLost: (error, lines) => log.error({ err: error, lines }, 'a batch of run log lines could not be stored and was given up'),
   });
-  const runs = cloudRunService({ config, db, clock, capacity: withRequiredSandbox(config, deps.capacity) });
+  const runs = cloudRunService({ config, db, clock, capacity: runCapacity(config, deps.capacity) });
   const runWorker = createRunWorker({
     db,
     clock,

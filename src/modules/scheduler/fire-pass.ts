@@ -136,7 +136,7 @@ function fireWindow(deps: FirePassDeps, job: RunningJob<ScheduleRow>, now: numbe
 async function targetDevices(deps: FirePassDeps, window: FireWindow): Promise<number[]> {
   const schedule = window.job.payload;
   if (schedule.device_id !== null) return [schedule.device_id];
-  const devices = await deps.targets.groupDevices(ownerContext(schedule.user_id, schedule.id, window.latest), schedule.group_id as number);
+  const devices = await deps.targets.groups.cloudDeviceIds(ownerContext(schedule.user_id, schedule.id, window.latest), { id: schedule.group_id as number });
   return devices.length > 0 ? devices : [0];
 }
 

@@ -1,6 +1,6 @@
 // Builds the scheduler: the schedule service (routes and tools) and its two job workers: the
 // fire pass records each due fire time's occurrences, the start job starts their runs.
-// What it needs of macros, devices and runs comes in as ports (ports.ts).
+// What it uses of macros, devices and runs is their own services, narrowed (ports.ts).
 import type { BackgroundWorker } from '../../core/worker.js';
 import { type JobLog, JobWorker } from '../../db/jobs/worker.js';
 import type { BuiltModule, ModuleDeps } from '../../http/module.js';
@@ -10,11 +10,10 @@ import type { ScheduleRuns, ScheduleTargets } from './ports.js';
 import { scheduleRoutes } from './routes.js';
 import { ScheduleService } from './service.js';
 import { scheduleStartJob } from './start-job.js';
-import { endLostStart, startOccurrence } from './start-occurrence.js';
+import { endLostStart, startOccurrences } from './start-occurrence.js';
 
-export interface SchedulerModuleDeps extends ModuleDeps {
+export interface SchedulerModuleDeps extends ModuleDeps, ScheduleTargets {
   log: JobLog;
-  targets: ScheduleTargets;
   runs: ScheduleRuns;
 }
 
@@ -45,9 +44,9 @@ export function createSchedulerWorker(deps: SchedulerModuleDeps & { name?: strin
     log,
     kind: scheduleStartJob(deps.config),
     name,
-    handlers: { run: (job) => startOccurrence(startDeps, job), lapsed: (lease) => endLostStart(startDeps, lease) },
+    handlers: { runBatch: (jobs) => startOccurrences(startDeps, jobs), lapsed: (lease) => endLostStart(startDeps, lease) },
   });
-  const passDeps = { db, clock, log, kind, config: deps.config, targets: deps.targets, runs: deps.runs, onRecorded: () => starts.nudge() };
+  const passDeps = { db, clock, log, kind, config: deps.config, targets: deps, runs: deps.runs, onRecorded: () => starts.nudge() };
   const fire = new JobWorker({ db, clock, log, kind, name, handlers: { runBatch: (jobs) => firePasses(passDeps, jobs) } });
   return {
     start() {
@@ -83,6 +82,6 @@ function schedulerWorker(deps: SchedulerModuleDeps): BackgroundWorker {
 }
 
 export function buildSchedulerModule(deps: SchedulerModuleDeps): BuiltModule<SchedulerServices> {
-  const schedules = new ScheduleService(deps.db.kysely, deps.clock, deps.targets);
+  const schedules = new ScheduleService(deps.db.kysely, deps.clock, deps);
   return { routes: scheduleRoutes(schedules), services: { schedules, newWorker: (name, options) => createSchedulerWorker({ ...deps, name, ...options }) }, workers: [schedulerWorker(deps)] };
 }

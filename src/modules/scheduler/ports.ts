@@ -1,27 +1,23 @@
-// What the scheduler needs from other modules, as two small interfaces; build-modules.ts
-// adapts the devices, macros and runs front doors to them. The scheduler writes only its own
-// tables: runs start through the same function the cloud-run route calls.
-import type { ServiceContext } from '../../core/context.js';
+// What the scheduler uses of other modules: their own services, narrowed to the verbs it
+// calls, handed in by the wiring as they are. The scheduler writes only its own tables: runs
+// start through the same service the cloud-run route calls.
+import type { DeviceLifecycle, GroupService } from '../devices/index.js';
+import type { MacroService } from '../macros/index.js';
+import type { CloudRunService } from '../runs/index.js';
 
+/** What a schedule points at, checked when it is written and read again when it fires. */
 export interface ScheduleTargets {
-  /** 404 `not_found` for someone else's or a missing macro. */
-  checkMacro(ctx: ServiceContext, macroId: number): Promise<{ name: string }>;
-  /** 404 `not_found`, or 404 `not_a_cloud_device` for a local device. */
-  checkDevice(ctx: ServiceContext, deviceId: number): Promise<void>;
-  /** 404 `not_found`; answers the group's kind (`cloud` or `byod`). */
-  groupKind(ctx: ServiceContext, groupId: number): Promise<string>;
-  /** The group's cloud devices at this moment. */
-  groupDevices(ctx: ServiceContext, groupId: number): Promise<number[]>;
+  /** `get`: 404 `not_found` for someone else's or a missing macro. */
+  macros: Pick<MacroService, 'get'>;
+  /** `get`: 404 `not_found`, or 404 `not_a_cloud_device` for a local device. */
+  cloudDevices: Pick<DeviceLifecycle, 'get'>;
+  /** `get`: 404 `not_found`, else the group with its kind; `cloudDeviceIds`: the group's cloud devices now. */
+  groups: Pick<GroupService, 'get' | 'cloudDeviceIds'>;
 }
 
-export interface StartedRun {
-  id: number;
-  execution_id: string;
-}
-
-export interface ScheduleRuns {
-  /** As `POST /api/devices/{id}/run` (decisions.md §10): its refusals are AppErrors with their codes (409 `device_busy`, …). */
-  start(ctx: ServiceContext, input: { deviceId: number; macroId: number; args?: Record<string, unknown> }): Promise<StartedRun>;
-  /** The states (`launching` … `failed`) of those of the owner's runs that exist, by run id. */
-  states(ctx: ServiceContext, runIds: number[]): Promise<Map<number, string>>;
-}
+/**
+ * `startMany` as `POST /api/hosted/devices/{id}/run` starts one run (decisions.md §10), each
+ * start answered with its run or the refusal `start` would throw (409 `device_busy`, …), for
+ * the start job's batch; `states` for the failure streak.
+ */
+export type ScheduleRuns = Pick<CloudRunService, 'startMany' | 'states'>;

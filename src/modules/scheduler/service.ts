@@ -39,11 +39,11 @@ export class ScheduleService {
       throw new ValidationError([{ path: 'body', message: 'must name exactly one of device_id (a cloud device) and group_id (a cloud group)' }]);
     }
     if (input.device_id !== undefined) {
-      await this.targets.checkDevice(ctx, input.device_id);
+      await this.targets.cloudDevices.get(ctx, { id: input.device_id });
       return { target: 'device', device_id: input.device_id, group_id: null };
     }
     const groupId = input.group_id as number;
-    if ((await this.targets.groupKind(ctx, groupId)) !== 'cloud') {
+    if ((await this.targets.groups.get(ctx, { id: groupId })).kind !== 'cloud') {
       throw new ValidationError([{ path: 'body.group_id', message: 'must be a cloud group (this one holds devices on your own machines)' }]);
     }
     return { target: 'group', device_id: null, group_id: groupId };
@@ -56,7 +56,7 @@ export class ScheduleService {
   async create(ctx: ServiceContext, input: CreateScheduleInput) {
     const rule = { cron: input.cron.trim(), timezone: input.timezone ?? 'UTC' };
     const next = this.nextFire(rule); // 422 naming body.cron or body.timezone
-    const macro = await this.targets.checkMacro(ctx, input.macro_id);
+    const macro = await this.targets.macros.get(ctx, { id: input.macro_id });
     const target = await this.target(ctx, input);
     const now = this.clock.now();
     const enabled = input.enabled ?? true;
@@ -123,7 +123,7 @@ export class ScheduleService {
     // 422 naming the field before anything else is looked up. A rule stored before a check
     // existed (one that never fires) is judged only when it is edited or the schedule enabled.
     if (input.cron !== undefined || input.timezone !== undefined || input.enabled === true) new FireTimes(rule);
-    if (input.macro_id !== undefined) await this.targets.checkMacro(ctx, input.macro_id);
+    if (input.macro_id !== undefined) await this.targets.macros.get(ctx, { id: input.macro_id });
     const target = input.device_id !== undefined || input.group_id !== undefined ? await this.target(ctx, input) : undefined;
     const macroId = input.macro_id ?? row.macro_id;
     const enabled = input.enabled ?? row.enabled === 1;

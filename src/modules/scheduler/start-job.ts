@@ -7,7 +7,11 @@
 //   retry    none, and a lapsed lease is never claimed again: the run may have started before
 //            its worker died, so the occurrence ends `skipped`, `worker_lost` (start-occurrence.ts)
 //            rather than risk a second run for one fire time
-//   workers  SCHEDULER_CONCURRENCY starts per process; woken when a fire pass of the same process
+//   batch    up to SCHEDULER_BATCH (100) occurrences per job: one read, their runs started through
+//            the cloud-run service's batched start, their outcomes in one transaction
+//            (start-occurrence.ts): at a busy minute, statements per start limited how soon the
+//            last run of 10,000 started (bench/scheduler.js)
+//   workers  SCHEDULER_CONCURRENCY batches per process; woken when a fire pass of the same process
 //            records occurrences, else looking every SCHEDULER_POLL_MS
 import type { Kysely } from 'kysely';
 import { defineJobKind, type Lease, NO_RETRY } from '../../db/jobs/kind.js';
@@ -23,6 +27,8 @@ export function scheduleStartJob(config: ScheduleJobSettings) {
     due: (eb) => eb('outcome', '=', 'pending'),
     order: 'fire_at',
     payload: readHeldOccurrence,
+    batchSize: config.schedulerBatch,
+    payloads: readHeldOccurrences,
     leaseMs: 60_000,
     renewEveryMs: null,
     timeoutMs: 30_000,
@@ -38,13 +44,23 @@ export type ScheduleStartJob = ReturnType<typeof scheduleStartJob>;
 export type HeldOccurrence = NonNullable<Awaited<ReturnType<typeof readHeldOccurrence>>>;
 
 /** The occurrence while `lease` holds it and it still waits for its run, with what its schedule runs. */
-function readHeldOccurrence(db: Kysely<Database>, lease: Lease) {
-  return db
+async function readHeldOccurrence(db: Kysely<Database>, lease: Lease) {
+  return (await readHeldOccurrences(db, [lease])).get(lease.id);
+}
+
+/** `readHeldOccurrence` for a batch, in one read. */
+async function readHeldOccurrences(db: Kysely<Database>, leases: Lease[]) {
+  const rows = await db
     .selectFrom('schedule_occurrences as o')
     .innerJoin('schedules as s', 's.id', 'o.schedule_id')
-    .select(['o.id', 'o.schedule_id', 'o.fire_at', 'o.device_id', 's.user_id', 's.macro_id', 's.args'])
-    .where('o.id', '=', lease.id)
-    .where('o.locked_by', '=', lease.token)
+    .select(['o.id', 'o.schedule_id', 'o.fire_at', 'o.device_id', 'o.locked_by', 's.user_id', 's.macro_id', 's.args'])
+    .where(
+      'o.id',
+      'in',
+      leases.map((lease) => lease.id),
+    )
     .where('o.outcome', '=', 'pending')
-    .executeTakeFirst();
+    .execute();
+  const tokens = new Map(leases.map((lease) => [lease.id, lease.token]));
+  return new Map(rows.filter((row) => row.locked_by === tokens.get(row.id)).map(({ locked_by: _held, ...row }) => [row.id, row]));
 }

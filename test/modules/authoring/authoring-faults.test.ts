@@ -107,7 +107,7 @@ describe('with no worker running until the test says so', () => {
   test('AUTHOR_MAX_MINUTES: a session that has worked 20 minutes (time spent waiting for answers does not count) ends failed before its next model call', async () => {
     const session = await startSession(quiet, { goal: 'slow work' });
     await quiet.t.db.kysely.updateTable('authoring_sessions').set({ worked_ms: 20 * 60_000 }).where('id', '=', session.id).execute();
-    await quiet.t.app.modules.authoring.worker!.jobs.runOnce();
+    await quiet.t.app.modules.authoring.workers[0]!.jobs.runOnce();
     expect(await getSession(quiet, session.id)).toMatchObject({ state: 'failed', state_message: 'The session reached its limit of 20 minutes of work (AUTHOR_MAX_MINUTES) without finishing.' });
     expect(quiet.model.requests).toEqual([]);
   });
@@ -121,7 +121,7 @@ describe('with no worker running until the test says so', () => {
     expect(lease?.id).toBe(session.id);
     await quiet.t.db.kysely.insertInto('device_leases').values({ device_id: deviceId, lease_id: 'lease_dead', user_id: quiet.user.id, key_id: null, expires_at: quiet.t.clock.now() + 600_000, created_at: 0, updated_at: 0 }).execute();
     await quiet.t.db.kysely.updateTable('authoring_sessions').set({ lease_id: 'lease_dead' }).where('id', '=', session.id).execute();
-    const worker = quiet.t.app.modules.authoring.worker!;
+    const worker = quiet.t.app.modules.authoring.workers[0]!;
     // While the lease is live nothing happens to it.
     await worker.jobs.runOnce();
     expect((await getSession(quiet, session.id)).state).toBe('working');

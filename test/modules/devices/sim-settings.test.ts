@@ -1,6 +1,7 @@
 // SIM_SEED and SIM_APPS_DIR (decisions.md §15): the seed is a whole number; a folder of app
 // descriptions is installed on every simulated device; a file that does not parse, breaks a
-// rule or repeats a package stops start-up with the file named, in the real binary too.
+// rule or repeats a package stops start-up with the file named, in the real binary too. The
+// devices module reads the folder when it builds its simulator (config.ts imports no module).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,7 +44,7 @@ describe('SIM_APPS_DIR', () => {
   test('every description in the folder is installed on every simulated device and opens', async () => {
     const path = folder({ 'acme.json': acme, 'notes.txt': 'not an app' });
     const config = loadConfig({ SIM_APPS_DIR: path, SIM_BOOT_MS: '0' });
-    expect(config.simApps.map((a) => a.package)).toEqual(['com.acme.coffee']);
+    expect(config.simAppsDir).toBe(path);
     const host = createDeviceHost(config, { db: t.db });
     const id = await t.createDevice();
     await host.place(id);
@@ -61,11 +62,11 @@ describe('SIM_APPS_DIR', () => {
     ['two files with one package: the later is named', { 'a.json': acme, 'b.json': { ...acme, label: 'Acme 2' } }, /SIM_APPS_DIR: .*\/b\.json describes com\.acme\.coffee, which .*\/a\.json already has/],
   ])('%s stops start-up, naming the file', (_name, files, message) => {
     const path = folder(files);
-    expect(() => loadConfig({ SIM_APPS_DIR: path })).toThrow(message);
+    expect(() => createDeviceHost(loadConfig({ SIM_APPS_DIR: path }), { db: t.db })).toThrow(message);
   });
 
   test('a folder that does not exist stops start-up', () => {
-    expect(() => loadConfig({ SIM_APPS_DIR: join(dir, 'nope') })).toThrow(/SIM_APPS_DIR: .*nope does not exist/);
+    expect(() => createDeviceHost(loadConfig({ SIM_APPS_DIR: join(dir, 'nope') }), { db: t.db })).toThrow(/SIM_APPS_DIR: .*nope does not exist/);
   });
 
   test('the real binary exits with code 2 and the file and problem on standard error', () => {

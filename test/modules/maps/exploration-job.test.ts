@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DEMO_APP_PACKAGE, SimFaults, SimHost } from '../../../src/modules/devices/index.js';
-import { buildMapsModule, EXPLORATION_WORKER_LOST } from '../../../src/modules/maps/index.js';
+import { WORKER_LOST as EXPLORATION_WORKER_LOST } from '../../../src/modules/maps/exploration-handler.js';
+import { buildMapsModule } from '../../../src/modules/maps/index.js';
 import { ManualClock } from '../../../src/lib/clock.js';
 import { call, connect, failure, listeningApp } from '../mcp/helpers/client.js';
 import { createCloudDevice } from '../../helpers/resources.js';
@@ -107,9 +108,11 @@ describe('stop and a lost worker (the job run by workers built here, on a slowed
   function slowWorker(tapMs: number, clock = t.clock) {
     const faults = new SimFaults().inject('tap', { kind: 'delay', ms: tapMs });
     const host = new SimHost({ db: t.db, clock, bootMs: 0, faults });
-    const readiness = async (_userId: number, deviceId: number) => {
-      await host.place(deviceId);
-      await host.boot(deviceId);
+    const readiness = {
+      async startAndWait(_ctx: unknown, { id: deviceId }: { id: number }) {
+        await host.place(deviceId);
+        await host.boot(deviceId);
+      },
     };
     const [worker] = buildMapsModule({ config: t.config, db: t.db, clock, host, readiness, log: silent }).workers;
     return worker;

@@ -5,7 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ManualClock } from '../../../src/lib/clock.js';
 import { DAILY_FEED_PACKAGE, DEMO_APP_PACKAGE, demoApp, type DeviceDriver, FIELD_GUIDE_PACKAGE, fieldGuideApp, SimHost, type UiElement } from '../../../src/modules/devices/index.js';
-import { DEFAULT_DO_NOT_TOUCH, doNotTouchMatcher, elementKeyOf, Explorer, type ExploreOptions, type ExploreResult, replayPath } from '../../../src/modules/maps/index.js';
+import { DEFAULT_DO_NOT_TOUCH, doNotTouchMatcher } from '../../../src/modules/maps/explorer/do-not-touch.js';
+import { Explorer, type ExploreOptions, replayPath } from '../../../src/modules/maps/explorer/explorer.js';
+import { elementKeyOf } from '../../../src/modules/maps/explorer/screen-identity.js';
+import type { ExploreResult } from '../../../src/modules/maps/explorer/types.js';
 import { type HostTestDb, openHostTestDb } from '../devices/hosts/helpers/database.js';
 import { trueGraph } from './helpers/true-graph.js';
 

@@ -8,7 +8,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { currentTextFiles } from '../../../src/modules/code-sync/index.js';
 import { validateBlockProgram } from '../../../src/modules/runs/index.js';
 import { AT, routes, useRecorderWorld } from './world.js';
 
@@ -105,7 +104,7 @@ test('saved as a code macro: src/app.py with svc_device.locate, readable, valid 
     { id: again.body.id, name: 'Recorded blocks too', kind: 'block' },
   ]);
   expect((await r.call('GET', `/api/hosted/devices/${deviceId}/recording`)).body.recording.saved).toHaveLength(2);
-  const files = await currentTextFiles(w.t.db.kysely, { userId: w.owner.id }, saved.body.id);
+  const files = await w.t.app.modules.codeSync.services.codeSync.currentFiles({ userId: w.owner.id }, { macro_id: saved.body.id });
   expect(files.map((f) => f.path)).toEqual(['src/app.py']);
   const source = files[0].content;
   expect(source).toContain('import svc_device as device\n');
@@ -149,7 +148,7 @@ test('a hostile macro name still makes valid Python', async () => {
   await r.input(rid, { type: 'tap', ...AT.nothing });
   const saved = await r.save(rid, { name: 'end """ \\ \u0007 here"', kind: 'python' });
   expect(saved.status, JSON.stringify(saved.body)).toBe(201);
-  const [file] = await currentTextFiles(w.t.db.kysely, { userId: w.owner.id }, saved.body.id);
+  const [file] = await w.t.app.modules.codeSync.services.codeSync.currentFiles({ userId: w.owner.id }, { macro_id: saved.body.id });
   expect(file.content).toContain(`device.tap(${AT.nothing.x}, ${AT.nothing.y})  # fragile`);
   const dir = mkdtempSync(join(tmpdir(), 'recorded-py-'));
   writeFileSync(join(dir, 'app.py'), file.content);

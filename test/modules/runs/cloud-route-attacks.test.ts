@@ -203,7 +203,7 @@ describe('races between the device lifecycle and a run start', () => {
     };
     const runs = cloudRunService({ config: { runsEnabled: true }, db, clock: t.clock });
     const ctx = { userId: a.id, keyId: null, sessionId: null, scopes: ['macros:run'] as const, requestId: 'race', clientAddress: '127.0.0.1' };
-    await expect(runs.start(ctx, { deviceId: device, macro_id: macro })).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    await expect(runs.start(ctx, { device_id: device, macro_id: macro })).rejects.toMatchObject({ status: 404, code: 'not_found' });
     expect(await t.db.kysely.selectFrom('cloud_runs').select('id').where('device_id', '=', device).execute()).toEqual([]);
   });
 });

@@ -30,8 +30,15 @@ async function runTo(w: World, program: unknown) {
 const rows = async (w: World, pk: number) => ({
   trace: await w.t.db.kysely.selectFrom('run_traces').selectAll().where('execution_pk', '=', pk).executeTakeFirst(),
   steps: (await w.t.db.kysely.selectFrom('run_trace_steps').select('body').where('execution_pk', '=', pk).orderBy('seq').execute()).map((r) => JSON.parse(r.body)),
-  frames: await w.t.db.kysely.selectFrom('run_trace_frames').select(['frame_id', 'size_bytes']).where('execution_pk', '=', pk).execute(),
+  frames: await w.t.db.kysely
+    .selectFrom('run_trace_frames as f')
+    .innerJoin('run_trace_pictures as p', 'p.frame_id', 'f.frame_id')
+    .select(['f.frame_id', 'p.size_bytes'])
+    .where('f.execution_pk', '=', pk)
+    .execute(),
 });
+
+const pictureIds = async (w: World) => (await w.t.db.kysely.selectFrom('run_trace_pictures').select('frame_id').execute()).map((r) => r.frame_id).sort();
 
 describe('RUN_TRACE=on (default)', () => {
   let w: World;
@@ -87,6 +94,42 @@ describe('RUN_TRACE=on (default)', () => {
     expect(await rows(w, pk)).toEqual({ trace: undefined, steps: [], frames: [] });
   });
 
+  test('a screen shown by many runs is stored once: the second run of a macro stores no picture again', async () => {
+    const first = await runTo(w, OK);
+    const before = await pictureIds(w);
+    const second = await runTo(w, OK);
+    const shown = (await rows(w, second.pk)).frames.map((f) => f.frame_id);
+    expect(shown.length).toBeGreaterThan(1);
+    // The same screens, the same pictures: the second trace names them and adds none.
+    expect(shown.every((id) => before.includes(id))).toBe(true);
+    expect(await pictureIds(w)).toEqual(before);
+    expect((await rows(w, first.pk)).frames.map((f) => f.frame_id).sort()).toEqual([...shown].sort());
+    // A picture a trace shows cannot be deleted from under it.
+    await expect(w.t.db.kysely.deleteFrom('run_trace_pictures').where('frame_id', '=', shown[0]!).execute()).rejects.toThrow();
+    // Deleting one trace keeps the pictures the other still shows, readable through the route's store.
+    await w.t.db.kysely.deleteFrom('executions').where('id', '=', first.pk).execute();
+    expect((await rows(w, second.pk)).frames.map((f) => f.frame_id).sort()).toEqual([...shown].sort());
+  });
+
+  test("the sweep keeps the pictures a live trace shows and deletes the ones only an expired trace showed", async () => {
+    // Only this run goes to the kettle's page: no other trace of this world shows it.
+    const old = await runTo(w, { version: 1, steps: [{ type: 'open_app', package: DEMO_APP_PACKAGE }, { type: 'tap', element_id: 'row_kettle' }] });
+    const fresh = await runTo(w, OK);
+    // The failed run's trace is older than RUN_TRACE_DAYS (the clock stays: the account's trial would lapse).
+    await w.t.db.kysely.updateTable('run_traces').set({ created_at: w.t.clock.now() - 15 * 86_400_000 }).where('execution_pk', '=', old.pk).execute();
+    const keep = (await rows(w, fresh.pk)).frames.map((f) => f.frame_id);
+    const onlyOld = (await rows(w, old.pk)).frames.map((f) => f.frame_id).filter((id) => !keep.includes(id));
+    expect(onlyOld.length).toBeGreaterThan(0);
+    const deps = { db: w.t.db, clock: w.t.clock, days: 14, log: { warn: () => undefined } };
+    w.t.clock.advance(60 * 60_000);
+    expect(await sweepTraces(deps, 'process-c', 60 * 60_000)).toBe(1);
+    expect((await rows(w, old.pk)).trace).toBeUndefined();
+    const left = await pictureIds(w);
+    expect(keep.every((id) => left.includes(id))).toBe(true);
+    expect(onlyOld.some((id) => left.includes(id))).toBe(false);
+    expect((await rows(w, fresh.pk)).frames.map((f) => f.frame_id).sort()).toEqual([...keep].sort());
+  });
+
   test('the sweep deletes traces older than RUN_TRACE_DAYS, one process a round', async () => {
     const { pk } = await runTo(w, OK);
     const log = { warn: () => undefined };
@@ -99,7 +142,11 @@ describe('RUN_TRACE=on (default)', () => {
     w.t.clock.advance(2 * 86_400_000);
     expect(await sweepTraces(deps, 'process-b', 60_000)).toBeGreaterThanOrEqual(1);
     expect(await rows(w, pk)).toEqual({ trace: undefined, steps: [], frames: [] });
+    // Every trace of this world has expired: no trace shows a picture, and the round deleted them all.
+    expect(await w.t.db.kysely.selectFrom('run_traces').select('execution_pk').execute()).toEqual([]);
+    expect(await pictureIds(w)).toEqual([]);
   });
+
 });
 
 describe('RUN_TRACE=failures and off', () => {

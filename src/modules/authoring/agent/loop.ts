@@ -16,6 +16,7 @@ import { messageOf } from '../../../lib/error-message.js';
 import type { CreditLedger } from '../credits.js';
 import { CreditsExhaustedError } from '../errors.js';
 import type { AgentCaller, AuthoringPorts } from '../ports.js';
+import { releaseSessionLease, sessionHolder } from '../session-lease.js';
 import type { AuthoringSessionJob } from '../session-job.js';
 import { type ChatMessage, parseConversation, withScreenshot } from './conversation.js';
 import type { ModelClient } from './model.js';
@@ -58,7 +59,7 @@ export async function runSession(deps: AgentDeps, job: RunningJob<{ id: number; 
   if (deviceId !== null) {
     try {
       // Leasing again extends the session's own lease; the device is started if it stopped.
-      leaseId = await ports.leaseDevice(ctx, deviceId, Math.min(120, settings.maxMinutes + 10), job.signal);
+      leaseId = (await ports.leases.lease(sessionHolder(ctx), { device_id: deviceId, minutes: Math.min(120, settings.maxMinutes + 10) }, { signal: job.signal })).lease_id;
     } catch (error) {
       if (job.signal.aborted) return;
       const why = error instanceof AppError ? error.message : messageOf(error);
@@ -75,13 +76,13 @@ export async function runSession(deps: AgentDeps, job: RunningJob<{ id: number; 
   let failures = 0;
   const system: ChatCompletionMessageParam = {
     role: 'system',
-    content: systemPrompt({ goal: redactSecrets(session.goal, known), hasDevice: deviceId !== null, mappedPackages: await ports.mappedPackages(ctx).catch(() => []), files: files.map((f) => f.path) }),
+    content: systemPrompt({ goal: redactSecrets(session.goal, known), hasDevice: deviceId !== null, mappedPackages: await ports.maps.list(ctx).then(({ items }) => items.map((m) => m.package), () => []), files: files.map((f) => f.path) }),
   };
   if (chat.length === 0) chat.push({ role: 'user', content: 'Begin.' });
   const tools = toolDefinitions();
 
   async function release(): Promise<void> {
-    if (leaseId) await ports.releaseDevice(ctx, leaseId).catch(() => undefined);
+    if (leaseId) await releaseSessionLease(ports, ctx, leaseId);
   }
   async function fail(message: string): Promise<void> {
     if (await endFailed(scope, message, worked())) await release();

@@ -25,30 +25,32 @@ export async function runFiles(scene: ToolScene, args: Record<string, unknown> |
   // Installed with code sync's own rules: no entry is named, so code sync picks it (§5) and
   // the run starts what it picked, as a run of a snapshot uploaded by hand would.
   if (entryOf(scene.files) === null) return toolError(`the project has no .py file to run: write one first (${ENTRY_RULE}).`);
-  const { entry_path: entry } = await ports.installFiles(ctx, scene.macroId, scene.files);
-  const run = await ports.startRun(ctx, { deviceId: scene.deviceId, macroId: scene.macroId, underLease: scene.leaseId, ...(args ? { args } : {}) });
+  const { entry_path: entry } = await ports.codeSync.installFiles(ctx, { macro_id: scene.macroId, files: scene.files });
+  const run = await ports.runs.start(ctx, { device_id: scene.deviceId, macro_id: scene.macroId, under_lease: scene.leaseId, ...(args ? { args } : {}) });
   const deadline = performance.now() + RUN_WAIT_MS;
   let current = run;
   let cutShort: string | null = null;
   while (!ENDED.has(current.state)) {
     if (scene.signal.aborted || performance.now() > deadline) {
       cutShort = scene.signal.aborted ? 'the session was stopped' : 'the run took longer than 5 minutes and was stopped';
-      await ports.stopRun(ctx, current.id);
+      await ports.runs.stop(ctx, { id: current.id });
       break;
     }
     await sleep(POLL_MS, undefined, { signal: scene.signal }).catch(() => undefined);
-    current = await ports.getRun(ctx, run.id);
+    current = await ports.runs.get(ctx, { id: run.id });
   }
   if (cutShort !== null) {
     // Give the stop a moment to land, so the outcome below is the run's last word.
     for (let i = 0; i < 50 && !ENDED.has(current.state); i += 1) {
       await sleep(POLL_MS);
-      current = await ports.getRun(ctx, run.id);
+      current = await ports.runs.get(ctx, { id: run.id });
     }
   }
-  const outcome = await ports.runOutcome(ctx, run.execution_id);
+  const history = await ports.history.findByExecutionId(ctx, { execution_id: run.execution_id });
+  const outcome = { exit_code: history?.exit_code ?? null, error_message: history?.error_message ?? null };
   const failedStep = current.state === 'failed' ? await failedStepOf(scene, run.execution_id) : null;
-  const tail = (await ports.logTail(ctx, run.execution_id, LOG_TAIL_LINES)).map((line) => redactSecrets(line));
+  const { lines } = await ports.runLogs.read(ctx, { execution_id: run.execution_id, max_lines: LOG_TAIL_LINES });
+  const tail = lines.map((line) => redactSecrets(line));
   const answer = {
     state: current.state,
     entry,
@@ -70,8 +72,18 @@ export async function runFiles(scene: ToolScene, args: Record<string, unknown> |
  */
 async function failedStepOf(scene: ToolScene, executionId: string) {
   for (let i = 0; ; i += 1) {
-    const found = await scene.ports.failedStep(scene.ctx, executionId);
+    const found = await failedStep(scene, executionId);
     if (found || i >= TRACE_LOOKS) return found;
     await sleep(POLL_MS * 2);
   }
+}
+
+/** The run's failed step from its trace, with the screen before it (else after it); null when the run has no trace or no step failed. */
+async function failedStep({ ports, ctx }: ToolScene, executionId: string) {
+  const { trace, focus, frames } = await ports.traces.forTool(ctx, { execution_id: executionId, steps: 'failed' }).catch(() => ({ trace: null, focus: undefined, frames: [] }));
+  const step = trace?.failed_step === undefined ? undefined : trace.steps.find((s) => s.seq === focus);
+  if (!step) return null;
+  const { frame_before: before, frame_after: after, ...shown } = step;
+  const picked = frames.find((f) => f.id === before) ?? frames.find((f) => f.id === after);
+  return { step: shown, frame: picked ? { jpeg: picked.jpeg, which: picked.id === before ? ('before' as const) : ('after' as const) } : null };
 }

@@ -7,6 +7,7 @@ import { AppError } from '../../../core/errors.js';
 import { messageOf } from '../../../lib/error-message.js';
 import { onFirstUse, type Validator, validatorOnFirstUse } from '../../../lib/on-first-use.js';
 import type { AgentCaller, AuthoringPorts } from '../ports.js';
+import { sessionHolder } from '../session-lease.js';
 import { runDeviceTool } from './device-tools.js';
 import { entryOf, listing, type ProjectFile, withFile } from './project-files.js';
 import { runFiles } from './run-files.js';
@@ -59,11 +60,12 @@ export async function runTool(scene: ToolScene, name: AgentToolName, args: Recor
 async function dispatch(scene: ToolScene, name: AgentToolName, args: Record<string, unknown>): Promise<ToolOutcome> {
   if (DEVICE_TOOL_NAMES.has(name)) {
     if (scene.deviceId === null || scene.leaseId === null) return toolError('this session has no device; write the script from the goal and ask the person what you need.');
-    return runDeviceTool(name, args, await scene.ports.driver(scene.ctx, scene.leaseId), { userId: scene.ctx.userId }, scene.ports.vision);
+    const { driver } = await scene.ports.leases.resolve(sessionHolder(scene.ctx), { lease_id: scene.leaseId });
+    return runDeviceTool(name, args, driver, { userId: scene.ctx.userId }, scene.ports.vision);
   }
   switch (name) {
     case 'map_get': {
-      const map = await scene.ports.mapOf(scene.ctx, args.package as string);
+      const map = await scene.ports.maps.find(scene.ctx, args.package as string);
       if (map === null) return { content: `No menu map has been learned for ${args.package as string}; look at the screen with device_ui_tree.`, summary: `no map of ${args.package as string}` };
       return { content: JSON.stringify(map), summary: `map of ${args.package as string}` };
     }

@@ -6,7 +6,8 @@ import type { Db } from '../../../db/database.js';
 import type { Clock } from '../../../lib/clock.js';
 import { AdbHost, type AdbHostOptions } from './adb/adb-host.js';
 import type { SimFaultInjector } from './sim/faults.js';
-import { fieldGuideApp } from './sim/apps/field-guide/index.js';
+import { FIELD_GUIDE_PACKAGE, fieldGuideApp } from './sim/apps/field-guide/index.js';
+import { loadSimAppsDir } from './sim/apps-dir.js';
 import { SimHost } from './sim/sim-host.js';
 import type { DeviceHost } from './types.js';
 
@@ -24,8 +25,6 @@ export { DAILY_FEED_PACKAGE } from './sim/apps/daily-feed/index.js';
 // A larger generated app whose graph is known, for testing and measuring the menu-map explorer.
 export { FIELD_GUIDE_PACKAGE, fieldGuideApp } from './sim/apps/field-guide/index.js';
 export type { SimApp } from './sim/app-schema.js';
-// SIM_APPS_DIR: read and checked by config.ts at start-up.
-export { loadSimAppsDir } from './sim/apps-dir.js';
 // A simulated screen drawn without a device: fixtures for matching and OCR, benchmarks, docs.
 export { renderSimScreen, type SimScreenPicture, type SimScreenRequest } from './sim/offline-screen.js';
 export type { DrawnText } from './sim/render/drawn-text.js';
@@ -43,7 +42,7 @@ export interface DeviceHostDeps {
 }
 
 export function createDeviceHost(
-  config: Pick<Config, 'deviceHost' | 'simBootMs' | 'adbServers' | 'adbDevices'> & Partial<Pick<Config, 'simExtraApps' | 'simSeed' | 'simApps'>>,
+  config: Pick<Config, 'deviceHost' | 'simBootMs' | 'adbServers' | 'adbDevices'> & Partial<Pick<Config, 'simExtraApps' | 'simSeed' | 'simAppsDir'>>,
   deps: DeviceHostDeps,
 ): DeviceHost {
   if (config.deviceHost === 'adb') {
@@ -51,7 +50,9 @@ export function createDeviceHost(
   }
   // SIM_EXTRA_APPS: the larger built-in apps a deployment (a benchmark, a demo) asks for.
   const extra = (config.simExtraApps ?? []).map(() => fieldGuideApp());
-  // SIM_APPS_DIR: people's own app descriptions, read and checked at start-up (config.ts).
-  const own = config.simApps ?? [];
+  // SIM_APPS_DIR: people's own app descriptions, read and checked here, when the modules are
+  // built at start-up: a file that does not parse, breaks a rule or repeats a package stops it
+  // with a ConfigError naming the setting and the file.
+  const own = config.simAppsDir ? loadSimAppsDir(config.simAppsDir, extra.length > 0 ? [FIELD_GUIDE_PACKAGE] : []) : [];
   return new SimHost({ db: deps.db, clock: deps.clock, bootMs: config.simBootMs, seed: config.simSeed, faults: deps.simFaults, apps: [...extra, ...own, ...(deps.simApps ?? [])] });
 }

@@ -12,7 +12,7 @@ import type { LifecyclePayload } from './job.js';
 import { deleteHeld, endDeviceLease, moveState, readHeld, releaseAtRest } from './transitions.js';
 import { messageOf } from '../../../lib/error-message.js';
 
-/** Stops the device's active cloud run, if any, and resolves once it has ended (wired by the runs module). */
+/** Stops the device's active cloud run, if any, and resolves once it has ended (registered by the wiring with DeviceLifecycle.onBeforeStop). */
 export type StopActiveRun = (deviceId: number, reason: string) => Promise<void>;
 
 export interface LifecycleHandlerDeps {

@@ -11,6 +11,7 @@ import type { Clock } from '../../../lib/clock.js';
 import { type DeviceRow, findCloudDevice, lockCloudDevice } from '../cloud-device.js';
 import { presentDevice } from '../devices-service.js';
 import { DeviceHostFaultError, DeviceNotReadyError, DeviceStoppedWhileWaitingError } from '../hosts/index.js';
+import type { StopActiveRun } from './handler.js';
 import { DEVICE_LIFECYCLE } from './job.js';
 
 export interface LifecycleAnswer {
@@ -37,11 +38,27 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export class DeviceLifecycle {
+  private readonly beforeStop: StopActiveRun[] = [];
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly hasActiveRun: ActiveRunCheck,
   ) {}
+
+  /**
+   * Registers what must end before a cloud device stops or is deleted: the runs module's
+   * active run, registered when the modules are wired (runs needs devices, so devices cannot
+   * take runs when it is built). The lifecycle job awaits each before it shuts the device down.
+   */
+  onBeforeStop(handler: StopActiveRun): void {
+    this.beforeStop.push(handler);
+  }
+
+  /** Runs what was registered with onBeforeStop, in order (the lifecycle job's stop and delete). */
+  async stopActiveWork(deviceId: number, reason: string): Promise<void> {
+    for (const handler of this.beforeStop) await handler(deviceId, reason);
+  }
 
   /** `stopped`/`error` → `placing`; any other state is answered as it is. */
   async start(ctx: Pick<ServiceContext, 'userId'>, { id: deviceId }: IdInput): Promise<LifecycleAnswer> {

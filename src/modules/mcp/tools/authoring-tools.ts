@@ -6,7 +6,7 @@
 import { Type } from 'typebox';
 import { StringEnum } from '../../../core/schema.js';
 import { AuthoringSession, type AuthoringSessionService, MessagesAnswer, ProjectFile, SCAFFOLD_TEMPLATES, scaffoldProject } from '../../authoring/index.js';
-import { installTextFiles, SnapshotAnswer } from '../../code-sync/index.js';
+import { SnapshotAnswer } from '../../code-sync/index.js';
 import { registerScopedTool, type ToolCatalog } from '../tool-catalog.js';
 import type { ToolDeps } from './deps.js';
 import { DeviceId, MacroId } from './schemas.js';
@@ -100,7 +100,7 @@ export function registerAuthoringTools(catalog: ToolCatalog, deps: ToolDeps & { 
     ),
     output: SnapshotAnswer,
     async run(ctx, input) {
-      return { data: await installTextFiles(deps.codeSync, ctx, { macroId: input.macro_id, files: input.files, entryPath: input.entry_path }) };
+      return { data: await deps.codeSync.installFiles(ctx, input) };
     },
   });
 }

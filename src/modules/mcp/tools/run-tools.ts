@@ -85,7 +85,7 @@ function registerCloudRunTools(catalog: ToolCatalog, runs: CloudRunService): voi
     output: CloudRun,
     annotations: { destructiveHint: false, openWorldHint: true },
     async run(ctx, input) {
-      return { data: await runs.start(ctx, { deviceId: input.device_id, macro_id: input.macro_id, ...(input.args === undefined ? {} : { args: input.args }) }) };
+      return { data: await runs.start(ctx, input) };
     },
   });
 

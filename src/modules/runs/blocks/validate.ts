@@ -107,3 +107,9 @@ export function parseBlockProgram(value: unknown, prefix = 'body.blocks'): Block
   if (problems.length > 0) throw new ValidationError(problems);
   return normalizeBlocks(value) as BlockProgram;
 }
+
+/** The rules the macros module keeps a block macro's program by (its BlockProgramRules), handed to it by the wiring. */
+export const blockProgramRules = {
+  validate: (value: unknown): FieldError[] => validateBlockProgram(value),
+  normalize: normalizeBlocks,
+};

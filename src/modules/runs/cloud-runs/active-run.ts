@@ -11,3 +11,10 @@ export async function deviceHasActiveRun(db: Kysely<Database> | Transaction<Data
   const run = await db.selectFrom('cloud_runs').select('id').where('device_id', '=', deviceId).where('state', 'in', ACTIVE_RUN_STATES).executeTakeFirst();
   return run !== undefined;
 }
+
+/** Which of `deviceIds` have an active cloud run, in one statement (the scheduler's batched starts). */
+export async function devicesWithActiveRun(db: Kysely<Database> | Transaction<Database>, deviceIds: readonly number[]): Promise<Set<number>> {
+  if (deviceIds.length === 0) return new Set();
+  const runs = await db.selectFrom('cloud_runs').select('device_id').where('device_id', 'in', [...deviceIds]).where('state', 'in', ACTIVE_RUN_STATES).execute();
+  return new Set(runs.map((run) => run.device_id));
+}

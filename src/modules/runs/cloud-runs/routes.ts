@@ -31,7 +31,7 @@ export function cloudRunRoutes(runs: CloudRunService): FastifyPluginAsyncTypebox
           response: { 201: CloudRun, ...errors(404, 409, 422, 503) },
         },
       },
-      async (request, reply) => reply.code(201).send(await runs.start(contextOf(request), { ...request.body, deviceId: request.params.id })),
+      async (request, reply) => reply.code(201).send(await runs.start(contextOf(request), { ...request.body, device_id: request.params.id })),
     );
     app.get(
       '/api/hosted/runs/:id',

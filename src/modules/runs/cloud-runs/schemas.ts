@@ -46,4 +46,10 @@ export const StartRunBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export type StartRunInput = Static<typeof StartRunBody>;
+/**
+ * A run's start, as every caller hands it in (the route, the tool server, the scheduler, the
+ * authoring agent, the recorder): the route's body and its device. `under_lease`: the caller's
+ * own live lease on the device, which then does not make it busy (an authoring session's or a
+ * recording's runs).
+ */
+export type StartRunInput = Static<typeof StartRunBody> & { device_id: number; under_lease?: string };

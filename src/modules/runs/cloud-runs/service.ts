@@ -8,6 +8,7 @@ import type { RunCapacity } from './capacity.js';
 import type { CloudRunRecord } from './present.js';
 import type { CloudRunParamsInput, StartRunInput } from './schemas.js';
 import { startRun } from './start-run.js';
+import { type BatchStart, type BatchStarted, startRuns } from './start-runs.js';
 import { getRun, runStates, stopActiveRunOnDevice, stopRun } from './stop-run.js';
 
 export interface CloudRunDeps {
@@ -18,8 +19,12 @@ export interface CloudRunDeps {
 }
 
 export interface CloudRunService {
-  /** `underLease`: the caller's own live lease on the device, which then does not make it busy (an authoring session's runs). */
-  start(ctx: ServiceContext, input: StartRunInput & { deviceId: number; underLease?: string }): Promise<CloudRunRecord>;
+  start(ctx: ServiceContext, input: StartRunInput): Promise<CloudRunRecord>;
+  /**
+   * Many starts at once, each as `start` would answer it (its run, or the error `start` would
+   * throw), in a few statements for the whole batch: the scheduler's start job.
+   */
+  startMany(starts: BatchStart[]): Promise<BatchStarted[]>;
   /** `id` is the run's numeric id or its `execution_id`. */
   get(ctx: ServiceContext, input: CloudRunParamsInput): Promise<CloudRunRecord>;
   /** The states of those of the caller's runs among `ids` that exist, by id (the scheduler's failure streak). */
@@ -32,6 +37,7 @@ export interface CloudRunService {
 export function cloudRunService(deps: CloudRunDeps): CloudRunService {
   return {
     start: (ctx, input) => startRun(deps, ctx, input),
+    startMany: (starts) => startRuns(deps, starts),
     get: (ctx, { id }) => getRun(deps, ctx, id),
     states: (ctx, ids) => runStates(deps, ctx, ids),
     stop: (ctx, { id }) => stopRun(deps, ctx, id),

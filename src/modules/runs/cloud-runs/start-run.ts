@@ -33,12 +33,12 @@ export interface StartDeps {
 /** A cloud run's execution id: only this mints `cr_` ids, and reports refuse the prefix (executions/report.ts relies on both). */
 export const newExecutionId = () => `cr_${randomHex(12)}`;
 
-export async function startRun(deps: StartDeps, ctx: ServiceContext, input: StartRunInput & { deviceId: number; underLease?: string }): Promise<CloudRunRecord> {
+export async function startRun(deps: StartDeps, ctx: ServiceContext, input: StartRunInput): Promise<CloudRunRecord> {
   const { db, clock } = deps;
   const { userId } = ctx;
   // 404, 404 not_a_cloud_device, 404 (macro), 409 macro_not_runnable: read outside the
   // transaction (nothing here is written), then held in it by the device lock.
-  const device = await findOwnedDevice(db.kysely, userId, input.deviceId);
+  const device = await findOwnedDevice(db.kysely, userId, input.device_id);
   if (device.is_hosted !== 1) throw new NotACloudDeviceForRunError();
   const bundle = await bundleForMacro(db.kysely, userId, input.macro_id);
   let args: RunArgs = {};
@@ -59,7 +59,7 @@ export async function startRun(deps: StartDeps, ctx: ServiceContext, input: Star
     // A delete that committed after the read above: the device is already gone for its owner.
     if (!locked || locked.delete_requested_at !== null) throw new NotFoundError('No device with this id.');
     // The one exception to a lease excluding a run: an authoring session's own run on the device its lease holds (decisions.md §13).
-    await assertNoLiveLease(trx, { deviceId: device.id, now, exceptLease: input.underLease });
+    await assertNoLiveLease(trx, { deviceId: device.id, now, exceptLease: input.under_lease });
     // An active run on the device is 409 `device_busy`, before the 503s: asked here when a 503
     // follows, and otherwise answered by the insert below, which the database refuses
     // (cloud_runs_device_active_uq) while another run of the device is active.

@@ -57,6 +57,15 @@ export async function pinRunBundle(trx: Executor, runId: number, content: Buffer
   await trx.insertInto('cloud_run_bundles').values({ run_id: runId, content }).execute();
 }
 
+/** `pinRunBundle` for many runs, in one insert. */
+export async function pinRunBundles(trx: Executor, bundles: { runId: number; content: Buffer }[]): Promise<void> {
+  if (bundles.length === 0) return;
+  await trx
+    .insertInto('cloud_run_bundles')
+    .values(bundles.map((b) => ({ run_id: b.runId, content: b.content })))
+    .execute();
+}
+
 export async function loadRunBundle(db: Executor, runId: number): Promise<Buffer | undefined> {
   const row = await db.selectFrom('cloud_run_bundles').select('content').where('run_id', '=', runId).executeTakeFirst();
   return row ? Buffer.from(row.content) : undefined;

@@ -1,13 +1,12 @@
 // What a run needs before its macro starts: its device `ready` (a stopped device is started
 // first, decisions.md §10) and, when the device has a proxy, the proxy's exit checked. Both
-// belong to other modules (the device lifecycle, proxies), so the run job takes them as
-// small interfaces the wiring fills in.
+// belong to other modules, whose services the wiring hands in as they are: the device
+// lifecycle's start-and-wait, and the proxies module's run check, which answers this shape.
+import type { DeviceLifecycle } from '../../devices/index.js';
 import type { ProxyRoutePlan } from './proxy-route.js';
 
-export interface RunReadiness {
-  /** Resolves once the device is `ready` (starting it if it is stopped); rejects with why it cannot be. */
-  ensureReady(userId: number, deviceId: number, signal: AbortSignal): Promise<void>;
-}
+/** `startAndWait` resolves once the device is `ready` (starting it if it is stopped); rejects with why it cannot be. */
+export type RunReadiness = Pick<DeviceLifecycle, 'startAndWait'>;
 
 export interface ProxyExit {
   /** The proxy as a URL with its credentials, for the macro's own traffic (never logged). */
@@ -18,5 +17,7 @@ export interface ProxyExit {
   relay?: ProxyRoutePlan;
 }
 
-/** The device's assigned proxy checked now; null when it has none. */
-export type ProxyExitCheck = (userId: number, deviceId: number) => Promise<ProxyExit | null>;
+export interface ProxyExitCheck {
+  /** The device's assigned proxy checked now; null when it has none. */
+  check(userId: number, deviceId: number): Promise<ProxyExit | null>;
+}

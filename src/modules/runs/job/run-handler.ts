@@ -45,7 +45,7 @@ export function runHandlers(deps: RunHandlerDeps): JobHandlers<CloudRunJob> {
 
   async function execute(lease: Lease, userId: number, deviceId: number, signal: AbortSignal): Promise<RunOutcome> {
     try {
-      await deps.readiness.ensureReady(userId, deviceId, signal);
+      await deps.readiness.startAndWait({ userId }, { id: deviceId }, { signal });
     } catch (error) {
       if (signal.aborted) return stopped();
       // Its owner stopped or deleted the device before it was ready: the run was stopped with it (§9), not failed.
@@ -56,7 +56,7 @@ export function runHandlers(deps: RunHandlerDeps): JobHandlers<CloudRunJob> {
     let plan: ProxyRoutePlan | undefined;
     if (deps.proxyExit) {
       try {
-        const exit = await deps.proxyExit(userId, deviceId);
+        const exit = await deps.proxyExit.check(userId, deviceId);
         if (exit) {
           proxyUrl = exit.proxyUrl;
           plan = exit.relay;

@@ -22,7 +22,7 @@ import { copySdk, createRunDirectory, hasEntry, prepareRunsDir, unpackSnapshot }
 import { leaseRunUser, type RunUserLease } from './run-user-lease.js';
 import { messageOf } from '../../../lib/error-message.js';
 import type { Resolver } from '../../../lib/address-policy.js';
-import type { RunSandboxSettings } from '../../../lib/run-sandbox-settings.js';
+import type { RunSandboxSettings } from '../../../config.js';
 import { LogLimit } from './log-limit.js';
 import { launchInSandbox } from './sandbox/sandboxed-launch.js';
 import { sandboxStatus } from './sandbox/sandbox-status.js';

@@ -1,6 +1,7 @@
-// Run traces in the database (migration 0027): one row per traced run, its steps as JSON
-// rows numbered by seq, its frames as JPEG rows named by their pixels. The only writer of
-// the three tables; the recorder reaches it through a TraceWriter.
+// Run traces in the database (migrations 0027, 0029): one row per traced run, its steps as
+// JSON rows numbered by seq, the frames it shows by id, and each frame's JPEG once for every
+// trace (named by its pixels, so the same screen in many runs is one picture). The only writer
+// of the four tables; the recorder reaches it through a TraceWriter.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { TraceBatch, TraceEnd, TraceFrame, TraceStep, TraceWriter } from '../../devices/index.js';
@@ -18,25 +19,50 @@ export async function createTrace(db: Db, row: { executionPk: number; userId: nu
     .execute();
 }
 
+/**
+ * Says the trace shows these frames, storing each picture only when no trace has stored it
+ * yet (migration 0029): a screen seen in an earlier run costs one small row, not its JPEG.
+ */
 async function insertFrames(db: Db, executionPk: number, frames: TraceFrame[], now: number): Promise<void> {
   if (frames.length === 0) return;
+  const unique = [...new Map(frames.map((f) => [f.id, f])).values()];
+  const stored = new Set((await db.selectFrom('run_trace_pictures').select('frame_id').where('frame_id', 'in', unique.map((f) => f.id)).execute()).map((r) => r.frame_id));
+  const missing = unique.filter((f) => !stored.has(f.id));
+  if (missing.length > 0) {
+    await db
+      .insertInto('run_trace_pictures')
+      .values(missing.map((f) => ({ frame_id: f.id, content: f.jpeg, size_bytes: f.jpeg.length, created_at: now })))
+      .onConflict((oc) => oc.column('frame_id').doNothing())
+      .execute();
+  }
+  // On PostgreSQL the foreign key locks each picture against the sweep until this commits;
+  // one the sweep deleted in between fails this insert, and the writer tries once more.
   await db
     .insertInto('run_trace_frames')
-    .values(frames.map((f) => ({ execution_pk: executionPk, frame_id: f.id, content: f.jpeg, size_bytes: f.jpeg.length, created_at: now })))
+    .values(unique.map((f) => ({ execution_pk: executionPk, frame_id: f.id })))
     .onConflict((oc) => oc.columns(['execution_pk', 'frame_id']).doNothing())
     .execute();
+}
+
+/** Runs a trace write, once more if it fails: a picture swept away mid-write is stored again by the retry. */
+async function twice(write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch {
+    await write();
+  }
 }
 
 export function traceWriter(db: Db, executionPk: number, now: () => number): TraceWriter {
   return {
     async write(batch: TraceBatch) {
       // One transaction, the run's end included when this is its last batch.
-      await db.transaction().execute(async (trx) => {
+      await twice(() => db.transaction().execute(async (trx) => {
         const frames = batch.end?.finalFrame ? [...batch.frames, batch.end.finalFrame] : batch.frames;
         await insertFrames(trx, executionPk, frames, now());
         if (batch.steps.length > 0) await trx.insertInto('run_trace_steps').values(batch.steps.map((step) => ({ execution_pk: executionPk, seq: step.seq, body: JSON.stringify(step) }))).execute();
         if (batch.framesCapped || batch.end) await trx.updateTable('run_traces').set({ ...(batch.framesCapped ? { frames_capped: 1 } : {}), ...(batch.end ? endOf(batch.end) : {}) }).where('execution_pk', '=', executionPk).execute();
-      });
+      }));
     },
     async note(message: string) {
       await db.transaction().execute(async (trx) => {
@@ -54,13 +80,15 @@ const endOf = (end: TraceEnd) => ({ ended_at: end.endedAt, final_frame: end.fina
 
 /** The run ended: when, and for a failed run the last frame and UI tree (when its last batch could not say it). */
 export async function finishTrace(db: Db, executionPk: number, end: TraceEnd): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    if (end.finalFrame) await insertFrames(trx, executionPk, [end.finalFrame], end.endedAt);
-    await trx.updateTable('run_traces').set(endOf(end)).where('execution_pk', '=', executionPk).execute();
-  });
+  await twice(() =>
+    db.transaction().execute(async (trx) => {
+      if (end.finalFrame) await insertFrames(trx, executionPk, [end.finalFrame], end.endedAt);
+      await trx.updateTable('run_traces').set(endOf(end)).where('execution_pk', '=', executionPk).execute();
+    }),
+  );
 }
 
-/** Deletes a trace with its steps and frames (they cascade). */
+/** Deletes a trace with its steps and the list of its frames (they cascade); the sweep deletes pictures no trace shows. */
 export async function deleteTrace(db: Db, executionPk: number): Promise<void> {
   await db.deleteFrom('run_traces').where('execution_pk', '=', executionPk).execute();
 }
@@ -91,13 +119,19 @@ export async function readTrace(db: Db, executionPk: number) {
 }
 
 export async function readFrame(db: Db, executionPk: number, frameId: string): Promise<Buffer | undefined> {
-  const row = await db.selectFrom('run_trace_frames').select('content').where('execution_pk', '=', executionPk).where('frame_id', '=', frameId).executeTakeFirst();
+  const row = await db
+    .selectFrom('run_trace_frames as f')
+    .innerJoin('run_trace_pictures as p', 'p.frame_id', 'f.frame_id')
+    .select('p.content')
+    .where('f.execution_pk', '=', executionPk)
+    .where('f.frame_id', '=', frameId)
+    .executeTakeFirst();
   return row ? Buffer.from(row.content) : undefined;
 }
 
 /** Every frame of a trace by id, for the self-contained HTML page. */
 export async function readFrames(db: Db, executionPk: number): Promise<Map<string, Buffer>> {
-  const rows = await db.selectFrom('run_trace_frames').select(['frame_id', 'content']).where('execution_pk', '=', executionPk).execute();
+  const rows = await db.selectFrom('run_trace_frames as f').innerJoin('run_trace_pictures as p', 'p.frame_id', 'f.frame_id').select(['f.frame_id', 'p.content']).where('f.execution_pk', '=', executionPk).execute();
   return new Map(rows.map((r) => [r.frame_id, Buffer.from(r.content)]));
 }
 
@@ -107,4 +141,21 @@ export async function deleteTracesBefore(db: Db, before: number, limit: number):
   if (old.length === 0) return 0;
   await db.deleteFrom('run_traces').where('execution_pk', 'in', old.map((r) => r.execution_pk)).execute();
   return old.length;
+}
+
+/**
+ * Deletes up to `limit` pictures that no trace shows any more (their traces expired or were
+ * deleted); answers how many. On PostgreSQL a writer that has just shown one again holds it
+ * locked: the delete then waits and fails on the foreign key, and the caller stops the round.
+ */
+export async function deleteUnshownPictures(db: Db, limit: number): Promise<number> {
+  const unshown = await db
+    .selectFrom('run_trace_pictures as p')
+    .select('p.frame_id')
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('run_trace_frames as f').select('f.frame_id').whereRef('f.frame_id', '=', 'p.frame_id'))))
+    .limit(limit)
+    .execute();
+  if (unshown.length === 0) return 0;
+  await db.deleteFrom('run_trace_pictures').where('frame_id', 'in', unshown.map((r) => r.frame_id)).execute();
+  return unshown.length;
 }

@@ -3,14 +3,15 @@
 // `run-trace.sweep` for the whole interval, without releasing it, so across all processes on
 // the database one sweep runs per interval; a process that dies mid-sweep loses nothing
 // (the delete is idempotent) and its lease lapses by the next round. A round deletes in
-// batches, so a backlog never holds one long transaction.
+// batches, so a backlog never holds one long transaction. Then it deletes the frame pictures
+// (stored once for every trace, migration 0029) that no trace shows any more.
 import { randomBytes } from 'node:crypto';
 import type { BackgroundWorker } from '../../../core/worker.js';
 import type { Db } from '../../../db/database.js';
 import { tryTakeNamedLock } from '../../../db/named-locks.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { TraceLog } from './run-tracing.js';
-import { deleteTracesBefore } from './store.js';
+import { deleteTracesBefore, deleteUnshownPictures } from './store.js';
 
 export const TRACE_SWEEP_MS = 15 * 60_000;
 const LOCK = 'run-trace.sweep';
@@ -37,7 +38,25 @@ export async function sweepTraces(deps: TraceSweepDeps, holder: string, everyMs 
     deleted += n;
     if (n < BATCH) break;
   }
+  await sweepPictures(deps.db);
   return deleted;
+}
+
+/**
+ * Pictures no trace shows any more: of expired traces, and of traces RUN_TRACE=failures or a
+ * deleted run let go. A writer showing one again at this moment makes the delete fail on its
+ * foreign key; the round then stops, and the next one deletes what is still unshown.
+ */
+async function sweepPictures(db: Db): Promise<void> {
+  for (let i = 0; i < MAX_BATCHES; i += 1) {
+    let n: number;
+    try {
+      n = await deleteUnshownPictures(db.kysely, BATCH);
+    } catch {
+      return;
+    }
+    if (n < BATCH) return;
+  }
 }
 
 export function traceSweeper(deps: TraceSweepDeps, everyMs = TRACE_SWEEP_MS): BackgroundWorker {

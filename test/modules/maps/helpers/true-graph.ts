@@ -4,7 +4,8 @@
 // and the distinct (screen, control, screen) taps between them. Taps whose target depends on
 // the path (`back`) and links out of the app are not part of it.
 import { type SimApp, SIM_SCREEN, type UiElement } from '../../../../src/modules/devices/index.js';
-import { doNotTouchMatcher, DEFAULT_DO_NOT_TOUCH, elementKeyOf, screenIdOf, visibleElements } from '../../../../src/modules/maps/index.js';
+import { doNotTouchMatcher, DEFAULT_DO_NOT_TOUCH } from '../../../../src/modules/maps/explorer/do-not-touch.js';
+import { elementKeyOf, screenIdOf, visibleElements } from '../../../../src/modules/maps/explorer/screen-identity.js';
 
 export interface TrueGraph {
   screens: Set<string>;

@@ -8,7 +8,7 @@ import type { RunReadiness } from '../../../../src/modules/runs/index.js';
 
 export function bootOnHost(deps: { db: Db; clock: Clock; host: DeviceHost }): RunReadiness {
   return {
-    async ensureReady(userId, deviceId, signal) {
+    async startAndWait({ userId }, { id: deviceId }, { signal } = {}) {
       const placement = await deps.host.placement(deviceId);
       if (placement?.status !== 'ready') {
         await deps.host.place(deviceId);

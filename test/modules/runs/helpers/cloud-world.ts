@@ -52,7 +52,7 @@ export async function cloudWorld(options: TestAppOptions = {}): Promise<CloudWor
         baseUrl,
         readiness: readiness ?? bootOnHost({ db: t.db, clock: t.clock, host }),
         // The proxies module's check, as build-modules wires it.
-        proxyExit: (userId, deviceId) => t.app.modules.proxies.services.runExit.check(userId, deviceId),
+        proxyExit: t.app.modules.proxies.services.runExit,
         log: silentLog,
         images: t.app.modules.images.services.screen,
         // The app's events module, so the run's events queue the app's webhook deliveries.

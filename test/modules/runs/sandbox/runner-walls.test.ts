@@ -4,7 +4,7 @@
 // probes with RUN_SANDBOX=off reach the machine, which is what the sandbox takes away.
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { RunSandboxSettings } from '../../../../src/lib/run-sandbox-settings.js';
+import type { RunSandboxSettings } from '../../../../src/config.js';
 import { LogShipper } from '../../../../src/modules/runs/logs/log-shipper.js';
 import { runPython } from '../../../../src/modules/runs/runner/python-run.js';
 import { MemorySink, removeTempDirs, runnerSettings, zipOf } from '../helpers/runner.js';

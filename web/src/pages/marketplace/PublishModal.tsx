@@ -4,7 +4,7 @@
 import { Button, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useAction, useAsync } from '../../lib/use-async';
-import { listMacros } from '../macros/macros-api';
+import { allMacros } from '../macros/macros-api';
 import { type Listing, parseTags, publishListing, publishVersion } from './marketplace-api';
 import { PublishError } from './SecretFindings';
 
@@ -14,7 +14,8 @@ export function PublishModal({ opened, onClose, onPublished }: { opened: boolean
   const [summary, setSummary] = useState('');
   const [tags, setTags] = useState('');
   const [description, setDescription] = useState('');
-  const macros = useAsync(() => (opened ? listMacros({ page_size: 100 }) : Promise.resolve(undefined)), [opened]);
+  // Every page of them: a choice must not stop silently at the first 100 (issue 34).
+  const macros = useAsync(() => (opened ? allMacros() : Promise.resolve(undefined)), [opened]);
   const publish = useAction(async () => {
     const tagList = parseTags(tags);
     await publishListing({ macro_id: Number(macroId), title, summary, ...(tagList.length ? { tags: tagList } : {}), ...(description.trim() ? { description } : {}) });
@@ -33,7 +34,7 @@ export function PublishModal({ opened, onClose, onPublished }: { opened: boolean
 
   const pick = (value: string | null) => {
     setMacroId(value);
-    const macro = macros.data?.rows.find((m) => String(m.id) === value);
+    const macro = macros.data?.find((m) => String(m.id) === value);
     if (macro && !title) setTitle(macro.name);
     if (macro && !summary && macro.description) setSummary(macro.description.slice(0, 300));
   };
@@ -54,7 +55,7 @@ export function PublishModal({ opened, onClose, onPublished }: { opened: boolean
             required
             value={macroId}
             onChange={pick}
-            data={(macros.data?.rows ?? []).map((m) => ({ value: String(m.id), label: `${m.name} (${m.kind === 'python' ? 'Python' : 'block'})` }))}
+            data={(macros.data ?? []).map((m) => ({ value: String(m.id), label: `${m.name} (${m.kind === 'python' ? 'Python' : 'block'})` }))}
             data-autofocus
           />
           <TextInput label="Title" required maxLength={100} value={title} onChange={(e) => setTitle(e.currentTarget.value)} />

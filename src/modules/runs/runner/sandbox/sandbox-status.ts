@@ -8,7 +8,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunAs } from '../../../../lib/run-user.js';
-import type { RunSandboxSettings } from '../../../../lib/run-sandbox-settings.js';
+import type { RunSandboxSettings } from '../../../../config.js';
 import { sandboxedCommand } from './bwrap-command.js';
 
 export interface SandboxStatus {

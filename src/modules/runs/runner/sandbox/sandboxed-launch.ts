@@ -6,7 +6,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type AddressPolicy, systemResolver, type Resolver } from '../../../../lib/address-policy.js';
 import type { RunUser } from '../../../../lib/run-user.js';
-import type { RunSandboxSettings } from '../../../../lib/run-sandbox-settings.js';
+import type { RunSandboxSettings } from '../../../../config.js';
 import { type AdbTarget, buildRunEnvironment, type RunEnvironmentInput } from '../environment.js';
 import { limitedCommand } from '../limits.js';
 import { BRIDGE_PORTS, INSIDE, sandboxedCommand } from './bwrap-command.js';

@@ -1,6 +1,11 @@
-// The ADB device host's settings (ADB_SERVERS, ADB_DEVICES), read by config.ts with the rest.
-import { ConfigError } from './lib/config-error.js';
-import type { Env } from './lib/env-settings.js';
+// The devices module's settings (decisions.md §15; docs/configuration.md): where cloud devices
+// run (DEVICE_HOST), the simulator's (SIM_*) and the ADB host's (ADB_SERVERS, ADB_DEVICES),
+// composed by config.ts with the rest. The descriptions in SIM_APPS_DIR are in the
+// simulator's own format, so the devices module reads and checks them when it builds its
+// simulator (at start-up, stopping it with the file named).
+import { resolve } from 'node:path';
+import { ConfigError } from '../lib/config-error.js';
+import { type Env, integer } from '../lib/env-settings.js';
 
 export interface AdbServerAddress {
   host: string;
@@ -29,7 +34,7 @@ function adbServerAddress(name: string, raw: string): AdbServerAddress {
   return { host: match[1].toLowerCase(), port };
 }
 
-export function adbServers(env: Env): AdbServerAddress[] {
+function adbServers(env: Env): AdbServerAddress[] {
   const raw = (env.ADB_SERVERS || '127.0.0.1:5037').trim();
   const servers = raw.split(',').map((part) => adbServerAddress('ADB_SERVERS', part.trim()));
   const names = servers.map(formatAdbServer);
@@ -39,7 +44,7 @@ export function adbServers(env: Env): AdbServerAddress[] {
 }
 
 /** `serial` or `host:port/serial`; a named server must be one of ADB_SERVERS. */
-export function adbDevices(env: Env, servers: AdbServerAddress[]): AdbDeviceSelector[] {
+function adbDevices(env: Env, servers: AdbServerAddress[]): AdbDeviceSelector[] {
   const raw = (env.ADB_DEVICES ?? '').trim();
   if (raw === '') return [];
   const known = servers.map(formatAdbServer);
@@ -59,3 +64,45 @@ export function adbDevices(env: Env, servers: AdbServerAddress[]): AdbDeviceSele
   return selectors;
 }
 
+
+export interface DevicesSettings {
+  /** DEVICE_HOST: where cloud devices run: the built-in simulator or ADB devices. */
+  deviceHost: 'sim' | 'adb';
+  /** SIM_BOOT_MS: how long a simulated device takes to boot. */
+  simBootMs: number;
+  /** SIM_EXTRA_APPS: more built-in sim apps to preinstall (`field-guide`). */
+  simExtraApps: 'field-guide'[];
+  /** SIM_SEED: seeds every simulated device's random generator at each boot (the same loading times and interrupts on every run); unset: random. */
+  simSeed: number | undefined;
+  /** SIM_APPS_DIR: a folder of app descriptions installed on every simulated device (read and checked by the devices module). */
+  simAppsDir: string | undefined;
+  /** ADB_SERVERS: the ADB servers to find devices on (DEVICE_HOST=adb). */
+  adbServers: AdbServerAddress[];
+  /** ADB_DEVICES: the devices the service may use; empty means every device the servers list. */
+  adbDevices: AdbDeviceSelector[];
+}
+
+function simExtraApps(env: Env): 'field-guide'[] {
+  const names = (env.SIM_EXTRA_APPS ?? '').split(',').map((n) => n.trim()).filter(Boolean);
+  for (const name of names) if (name !== 'field-guide') throw new ConfigError('SIM_EXTRA_APPS', `knows only field-guide, got "${name}"`);
+  return [...new Set(names)] as 'field-guide'[];
+}
+
+function deviceHost(env: Env): 'sim' | 'adb' {
+  const raw = (env.DEVICE_HOST || 'sim').trim().toLowerCase();
+  if (raw !== 'sim' && raw !== 'adb') throw new ConfigError('DEVICE_HOST', `must be sim or adb, got "${env.DEVICE_HOST}"`);
+  return raw;
+}
+
+export function devicesSettings(env: Env): DevicesSettings {
+  const servers = adbServers(env);
+  return {
+    deviceHost: deviceHost(env),
+    simBootMs: integer(env, 'SIM_BOOT_MS', 300, 0, 600_000),
+    simExtraApps: simExtraApps(env),
+    simSeed: env.SIM_SEED ? integer(env, 'SIM_SEED', 0, 0, 4_294_967_295) : undefined,
+    simAppsDir: env.SIM_APPS_DIR ? resolve(env.SIM_APPS_DIR) : undefined,
+    adbServers: servers,
+    adbDevices: adbDevices(env, servers),
+  };
+}

@@ -1,8 +1,8 @@
-// MCP_ALLOWED_ORIGINS, read by config.ts with the rest: the browser origins, besides
-// BASE_URL's own, whose requests the tool server at /mcp accepts (the transport
-// specification's DNS-rebinding rule; src/modules/mcp/origin-guard.ts).
-import { ConfigError } from './lib/config-error.js';
-import type { Env } from './lib/env-settings.js';
+// The mcp module's setting, composed by config.ts with the rest: MCP_ALLOWED_ORIGINS, the
+// browser origins, besides BASE_URL's own, whose requests the tool server at /mcp accepts (the
+// transport specification's DNS-rebinding rule; src/modules/mcp/origin-guard.ts).
+import { ConfigError } from '../lib/config-error.js';
+import type { Env } from '../lib/env-settings.js';
 
 /** Comma-separated `scheme://host[:port]` origins, normalised as browsers send them (lower case, no default port). */
 export function mcpAllowedOrigins(env: Env): string[] {

@@ -1,7 +1,7 @@
-// The authoring agent's settings (decisions.md §13), read by config.ts with the rest. No
+// The authoring module's settings (decisions.md §13), composed by config.ts with the rest. No
 // AUTHOR_LLM_URL means authoring is off: its routes answer 503 `authoring_unavailable`.
-import { ConfigError } from './lib/config-error.js';
-import { type Env, integer, url } from './lib/env-settings.js';
+import { ConfigError } from '../lib/config-error.js';
+import { type Env, integer, url } from '../lib/env-settings.js';
 
 export interface AuthoringSettings {
   /** AUTHOR_LLM_URL: the OpenAI-compatible endpoint's base URL (for example http://127.0.0.1:11434/v1). */
