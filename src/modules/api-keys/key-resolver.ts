@@ -148,7 +148,7 @@ export class KeyResolver {
   /**
    * The key, its owner and the owner's subscription in one statement: one of the few reads of
    * other modules' tables (users, subscriptions) kept as a join, since a miss here is every
-   * request on PostgreSQL without Redis (decision 0027, bench/joined-reads.js).
+   * request on PostgreSQL without Redis (decision 0028, bench/joined-reads.js).
    */
   private async load(keyHash: string): Promise<ResolvedKey | null> {
     const row = await this.db
