@@ -71,7 +71,7 @@ describe('SIM_APPS_DIR', () => {
 
   test('the real binary exits with code 2 and the file and problem on standard error', () => {
     const path = folder({ 'acme.json': acme, 'zz-dup.json': { ...acme, label: 'Copy' } });
-    const run = spawnSync('node', ['dist/main.js', 'serve'], { env: { ...process.env, BASE_URL: '', REDIS_URL: '', SIM_APPS_DIR: path, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' }, encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync('node', ['dist/main.js', 'serve'], { env: { ...process.env, BASE_URL: '', DATABASE_URL: '', REDIS_URL: '', SIM_APPS_DIR: path, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' }, encoding: 'utf8', timeout: 30_000 });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(`Invalid setting SIM_APPS_DIR: ${join(path, 'zz-dup.json')} describes com.acme.coffee, which ${join(path, 'acme.json')} already has`);
   });
