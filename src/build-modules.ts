@@ -25,7 +25,7 @@ import { buildProxiesModule } from './modules/proxies/index.js';
 import { buildRecorderModule } from './modules/recorder/index.js';
 import { buildRunLogsModule } from './modules/run-logs/index.js';
 import { buildSchedulerModule } from './modules/scheduler/index.js';
-import { blockProgramRules, buildRunsModule, runValidation } from './modules/runs/index.js';
+import { blockProgramRules, buildRunsModule, deviceHasActiveRun, runValidation } from './modules/runs/index.js';
 import { buildWebhooksModule, webhookDeliveries } from './modules/webhooks/index.js';
 
 export interface ModuleLog {
@@ -56,7 +56,7 @@ export function buildRunModules(deps: ModulesDeps) {
   const events = buildEventsModule({ subscribers: [webhookDeliveries(deps.db.wakeup)] });
   const emit = events.services.emit;
   const proxies = buildProxiesModule({ ...base, geolocator: deps.geolocator });
-  const devices = buildDevicesModule({ ...base, log: deps.log });
+  const devices = buildDevicesModule({ ...base, log: deps.log, hasActiveRun: deviceHasActiveRun });
   // The console's crop route reads a cloud device's screen through the devices module's actions.
   const images = buildImagesModule({ ...base, matcher: deps.matcher, cloudScreen: devices.services.actions });
   // Runs share the devices' host: a run on a stopped device starts it through the lifecycle,

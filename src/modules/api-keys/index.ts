@@ -4,3 +4,4 @@ export type { KeyResolver } from './key-resolver.js';
 export { buildApiKeysModule } from './module.js';
 export { ApiKeyGate, isUsableKey } from './gate.js';
 export { keyCovers, SCOPES } from './scopes.js';
+export { keyHashOf } from './lookups.js';

@@ -145,6 +145,11 @@ export class KeyResolver {
     this.bumpRetry = undefined;
   }
 
+  /**
+   * The key, its owner and the owner's subscription in one statement: one of the few reads of
+   * other modules' tables (users, subscriptions) kept as a join, since a miss here is every
+   * request on PostgreSQL without Redis (decision 0028, bench/joined-reads.js).
+   */
   private async load(keyHash: string): Promise<ResolvedKey | null> {
     const row = await this.db
       .selectFrom('api_keys as k')

@@ -7,4 +7,4 @@ export { readZipFiles } from './zip-reader.js';
 export { CodeState, SnapshotAnswer } from './schemas.js';
 export { chooseEntry } from './entry.js';
 export { SnapshotRefusedError } from './errors.js';
-export { adoptSnapshot, currentSnapshotOf, dropUnusedBlobs, imageIdsOfSnapshot, removeMacroCode, visitSnapshotFiles } from './shared-code.js';
+export { adoptSnapshot, currentSnapshotOf, currentSnapshotZip, dropUnusedBlobs, imageIdsOfSnapshot, removeMacroCode, visitSnapshotFiles } from './shared-code.js';

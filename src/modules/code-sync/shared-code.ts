@@ -1,7 +1,7 @@
 // Code shared beyond its macro: the marketplace freezes a macro's current snapshot into a
 // version (naming its zip in `code_blobs`, never copying it) and gives an installed copy a
-// snapshot of those same bytes. Every function takes the caller's transaction, so a publish
-// or an install is one commit.
+// snapshot of those same bytes; a cloud run pins the current zip. Every function takes the
+// caller's transaction, so a publish or an install is one commit.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { type FileVisitor, readZipFiles } from './zip-reader.js';
@@ -32,6 +32,19 @@ export async function currentSnapshotOf(db: Executor, userId: number, macroId: n
     .where('c.user_id', '=', userId)
     .executeTakeFirst();
   return row && { worktreeHash: row.worktree_hash, entryPath: row.entry_path, sizeBytes: row.size_bytes, fileCount: row.file_count, zipSha256: row.zip_sha256 };
+}
+
+/** The macro's current snapshot with its zip's bytes, in one statement: what a cloud run pins when it is created (undefined before the first sync). */
+export async function currentSnapshotZip(db: Executor, userId: number, macroId: number): Promise<{ zip: Buffer; worktreeHash: string; entryPath: string } | undefined> {
+  const row = await db
+    .selectFrom('code_sync_state as s')
+    .innerJoin('code_snapshots as c', 'c.id', 's.snapshot_id')
+    .innerJoin('code_blobs as b', 'b.sha256', 'c.zip_sha256')
+    .select(['b.zip', 'c.worktree_hash', 'c.entry_path'])
+    .where('s.macro_id', '=', macroId)
+    .where('c.user_id', '=', userId)
+    .executeTakeFirst();
+  return row && { zip: Buffer.from(row.zip), worktreeHash: row.worktree_hash, entryPath: row.entry_path };
 }
 
 /** Calls `visit` with every file of the stored zip, in zip order (the upload checked it already). */

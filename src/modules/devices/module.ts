@@ -8,6 +8,7 @@ import { GroupService } from './groups-service.js';
 import { hostedDeviceRoutes } from './hosted-routes.js';
 import { createDeviceHost, type DeviceHost } from './hosts/index.js';
 import { LeaseService } from './leases/service.js';
+import type { ActiveRunCheck } from './idle.js';
 import { DeviceLifecycle } from './lifecycle/service.js';
 import { leaseSweeper, lifecycleWorker } from './lifecycle/worker.js';
 import { deviceRoutes } from './routes.js';
@@ -16,6 +17,8 @@ export interface DevicesModuleDeps extends ModuleDeps {
   log: JobLog;
   /** The device host; built from the configuration (DEVICE_HOST) when not given, and then closed with the module. */
   host?: DeviceHost;
+  /** Whether a device has an active cloud run: the runs module's `deviceHasActiveRun` (cloud_runs is its table), handed in since runs depends on devices. */
+  hasActiveRun: ActiveRunCheck;
 }
 
 export interface DevicesServices {
@@ -33,9 +36,9 @@ export function buildDevicesModule(deps: DevicesModuleDeps): BuiltModule<Devices
   const host = deps.host ?? createDeviceHost(config, { db, clock });
   const devices = new DeviceService(db.kysely, db.dialect, clock);
   const groups = new GroupService(db.kysely, db.dialect, clock);
-  const lifecycle = new DeviceLifecycle(db, clock);
-  const leases = new LeaseService(db, clock, host, lifecycle);
-  const actions = new DeviceActions(db.kysely, host, { clock });
+  const lifecycle = new DeviceLifecycle(db, clock, deps.hasActiveRun);
+  const leases = new LeaseService(db, clock, host, lifecycle, deps.hasActiveRun);
+  const actions = new DeviceActions(db.kysely, host, deps.hasActiveRun, { clock });
   return {
     routes: async (app) => {
       await app.register(deviceRoutes(devices, groups));

@@ -79,10 +79,10 @@ export class ExecutionReporter {
     return this.db.transaction().execute(async (trx) => {
       // A cloud run's history record moves only with its run (decisions.md §10), and `cr_` ids
       // are the service's to mint: a report may not create one either, so no record of another
-      // account's (or a future) cloud run can be claimed ahead of it.
+      // account's (or a future) cloud run can be claimed ahead of it. Every cloud run's id has
+      // the prefix (the runs module mints them all), so the prefix alone answers "is this a
+      // cloud run's record" without reading the runs' table.
       if (input.execution_id.startsWith(CLOUD_RUN_PREFIX)) throw managedByService();
-      const cloudRun = await trx.selectFrom('cloud_runs').select('id').where('user_id', '=', userId).where('execution_id', '=', input.execution_id).executeTakeFirst();
-      if (cloudRun) throw managedByService();
       const existing = await findRunByExecutionId(trx, userId, input.execution_id);
       if (existing) return this.update(trx, existing, checked, now);
       const created = await this.create(trx, userId, checked, now);

@@ -3,6 +3,6 @@
 // pictures into a store of their own with `imageCopySource`.
 export { buildImagesModule } from './module.js';
 export { IMAGE_COPY_BATCH, IMAGE_COPY_COLUMNS, imageCopySource } from './copy-source.js';
-export { type ImageCopy, ImageLibrary } from './library.js';
+export { type ImageCopy, ImageLibrary, ownedImageIds } from './library.js';
 export { ScreenImages, type VisionEngines } from './screen-images.js';
 export { Image, ImageId, ImageName } from './schemas.js';

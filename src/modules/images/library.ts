@@ -20,6 +20,17 @@ export const IMAGE_ID_PATTERN = /^img_[0-9a-f]{16}$/;
 /** Ids per query: keeps an IN list well inside both engines' parameter limits. */
 const BATCH = 500;
 
+/** Which of `ids` the user's library holds: for a caller with a handle of its own (a menu map's thumbnails), as `ImageLibrary.ownedIds`. */
+export async function ownedImageIds(db: Kysely<Database>, userId: number, ids: readonly string[]): Promise<Set<string>> {
+  const owned = new Set<string>();
+  const wanted = [...new Set(ids.filter((id) => IMAGE_ID_PATTERN.test(id)))];
+  for (let start = 0; start < wanted.length; start += BATCH) {
+    const rows = await db.selectFrom('images').select('id').where('user_id', '=', userId).where('id', 'in', wanted.slice(start, start + BATCH)).execute();
+    for (const row of rows) owned.add(row.id);
+  }
+  return owned;
+}
+
 /** Every column but the bytes, which only the content route and the engines read. */
 const RECORD = ['id', 'name', 'width', 'height', 'content_type', 'size_bytes', 'source', 'created_at'] as const;
 type RecordRow = Pick<Selectable<ImagesTable>, (typeof RECORD)[number]>;
@@ -166,14 +177,8 @@ export class ImageLibrary {
   }
 
   /** Which of `ids` the user's library holds (code sync's `unknown_image`, run validation). */
-  async ownedIds(userId: number, ids: readonly string[]): Promise<Set<string>> {
-    const owned = new Set<string>();
-    const wanted = [...new Set(ids.filter((id) => IMAGE_ID_PATTERN.test(id)))];
-    for (let start = 0; start < wanted.length; start += BATCH) {
-      const rows = await this.db.selectFrom('images').select('id').where('user_id', '=', userId).where('id', 'in', wanted.slice(start, start + BATCH)).execute();
-      for (const row of rows) owned.add(row.id);
-    }
-    return owned;
+  ownedIds(userId: number, ids: readonly string[]): Promise<Set<string>> {
+    return ownedImageIds(this.db, userId, ids);
   }
 
   /**

@@ -1,4 +1,4 @@
 // The macros module's front door.
 export { buildMacrosModule } from './module.js';
-export { findOwnedMacro, insertInstalledMacro, type MacroService, ownedMacroKind, presentMacro, setInstalledVersion } from './service.js';
+export { findOwnedMacro, insertInstalledMacro, installedCopiesOf, type MacroService, ownedMacroKind, presentMacro, setInstalledVersion } from './service.js';
 export { Macro } from './schemas.js';

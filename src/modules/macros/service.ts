@@ -60,6 +60,12 @@ export async function ownedMacroKind(db: Kysely<Database>, userId: number, macro
   return row?.kind ?? null;
 }
 
+/** Every macro installed from the listing, by owner and id: the copies whose runs the marketplace's trust figures count. */
+export async function installedCopiesOf(db: Kysely<Database>, listingId: number): Promise<{ userId: number; macroId: number }[]> {
+  const rows = await db.selectFrom('macros').select(['user_id', 'id']).where('installed_listing_id', '=', listingId).execute();
+  return rows.map((row) => ({ userId: row.user_id, macroId: row.id }));
+}
+
 /** What deleting a macro must also remove outside this module's tables (its code, with the zips nothing else names). */
 export type RemoveMacroCode = (trx: Transaction<Database>, macroId: number) => Promise<void>;
 

@@ -6,6 +6,7 @@ import { NotFoundError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { holdDeviceForJob, releaseJobHold } from '../devices/index.js';
+import { deviceHasActiveRun } from '../runs/index.js';
 import { DEFAULT_DO_NOT_TOUCH } from './explorer/do-not-touch.js';
 import { EXPLORATION_JOB } from './exploration-job.js';
 import { type ExplorationRow, presentExploration } from './present.js';
@@ -27,13 +28,12 @@ export class ExplorationService {
     const doNotTouch = [...new Set((input.do_not_touch ?? DEFAULT_DO_NOT_TOUCH).map((p) => p.trim().replace(/\s+/g, ' ')))];
     const row = await this.db.kysely.transaction().execute(async (trx) => {
       const now = this.clock.now();
-      const { leaseId } = await holdDeviceForJob(trx, this.db.dialect, {
-        userId: ctx.userId,
-        deviceId: input.device_id,
-        job: `a map exploration of ${input.package}`,
-        now,
-        expiresAt: now + QUEUED_HOLD_MS,
-      });
+      const { leaseId } = await holdDeviceForJob(
+        trx,
+        this.db.dialect,
+        { userId: ctx.userId, deviceId: input.device_id, job: `a map exploration of ${input.package}`, now, expiresAt: now + QUEUED_HOLD_MS },
+        deviceHasActiveRun,
+      );
       const created = await trx
         .insertInto('map_explorations')
         .values({

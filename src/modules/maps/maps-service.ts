@@ -4,6 +4,7 @@ import type { ServiceContext } from '../../core/context.js';
 import { NotFoundError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import { toIso } from '../../lib/clock.js';
+import { ownedImageIds } from '../images/index.js';
 import type { ActionElement, PathStep } from './explorer/types.js';
 import type { MenuMapRecord } from './schemas.js';
 import type { ThumbnailStore } from './exploration-handler.js';
@@ -33,20 +34,21 @@ export class MapsService {
   async find(ctx: Caller, pkg: string): Promise<MenuMapRecord | null> {
     const map = await this.db.kysely.selectFrom('menu_maps').select(['id', 'package', 'updated_at']).where('user_id', '=', ctx.userId).where('package', '=', pkg).executeTakeFirst();
     if (!map) return null;
-    const [screens, transitions] = await Promise.all([
-      // A thumbnail deleted from the library reads as none.
-      this.db.kysely
-        .selectFrom('menu_map_screens as s')
-        .leftJoin('images as i', (join) => join.on('i.user_id', '=', ctx.userId).onRef('i.id', '=', 's.thumbnail_image_id'))
-        .select(['s.screen_id', 's.title', 's.activity', 's.element_count', 's.path', 'i.id as thumbnail_image_id'])
-        .where('s.map_id', '=', map.id)
-        .orderBy('s.position')
-        .execute(),
+    const [{ screens, thumbnails }, transitions] = await Promise.all([
+      this.screensOf(ctx.userId, map.id),
       this.db.kysely.selectFrom('menu_map_transitions').selectAll().where('map_id', '=', map.id).orderBy('position').execute(),
     ]);
     return {
       package: map.package,
-      screens: screens.map((s) => ({ screen_id: s.screen_id, title: s.title, activity: s.activity, element_count: s.element_count, thumbnail_image_id: s.thumbnail_image_id ?? null, path: JSON.parse(s.path) as PathStep[] })),
+      screens: screens.map((s) => ({
+        screen_id: s.screen_id,
+        title: s.title,
+        activity: s.activity,
+        element_count: s.element_count,
+        // A thumbnail deleted from the library reads as none.
+        thumbnail_image_id: s.thumbnail_image_id !== null && thumbnails.has(s.thumbnail_image_id) ? s.thumbnail_image_id : null,
+        path: JSON.parse(s.path) as PathStep[],
+      })),
       transitions: transitions.map((t) => ({
         from: t.from_screen,
         to: t.to_screen,
@@ -54,6 +56,18 @@ export class MapsService {
       })),
       updated_at: toIso(Number(map.updated_at)),
     };
+  }
+
+  /** The map's screens in order, and which of their thumbnails the image library still holds. */
+  private async screensOf(userId: number, mapId: number) {
+    const screens = await this.db.kysely
+      .selectFrom('menu_map_screens')
+      .select(['screen_id', 'title', 'activity', 'element_count', 'path', 'thumbnail_image_id'])
+      .where('map_id', '=', mapId)
+      .orderBy('position')
+      .execute();
+    const ids = screens.flatMap((s) => (s.thumbnail_image_id === null ? [] : [s.thumbnail_image_id]));
+    return { screens, thumbnails: ids.length ? await ownedImageIds(this.db.kysely, userId, ids) : new Set<string>() };
   }
 
   async get(ctx: Caller, pkg: string): Promise<MenuMapRecord> {

@@ -1,10 +1,11 @@
 // The operator's side: every listing with its install count (hidden or not, with the
 // author's email, which only the operator sees), and hiding a listing. A hidden listing is
 // gone for everyone but its author, and nobody can install it.
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, MarketplaceListingsTable } from '../../db/schema.js';
 import { offsetOf, pageOf, pageRequest } from '../../core/paging.js';
 import type { Clock } from '../../lib/clock.js';
+import { accountContacts } from '../accounts/index.js';
 import { listingNotFound } from './errors.js';
 import { presentListing } from './present.js';
 import type { AdminListingQueryInput, HideInput } from './schemas.js';
@@ -16,7 +17,16 @@ export class MarketplaceAdminService {
   ) {}
 
   private select() {
-    return this.db.selectFrom('marketplace_listings as l').innerJoin('users as u', 'u.id', 'l.user_id').selectAll('l').select(['u.name as author_name', 'u.email as author_email']);
+    return this.db.selectFrom('marketplace_listings as l').selectAll('l');
+  }
+
+  /** The listings as the operator sees them, with their authors' names and emails from the accounts module; one whose author is gone is dropped, as the join dropped it. */
+  private async presentAll(rows: Selectable<MarketplaceListingsTable>[]) {
+    const authors = rows.length ? await accountContacts(this.db, rows.map((row) => row.user_id)) : new Map<number, { name: string | null; email: string }>();
+    return rows.flatMap((row) => {
+      const author = authors.get(row.user_id);
+      return author ? [{ ...presentListing(row, author.name), author_email: author.email, hidden_reason: row.hidden_reason }] : [];
+    });
   }
 
   /** Most installed first, the id breaking ties. */
@@ -32,7 +42,7 @@ export class MarketplaceAdminService {
       base.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
       rows.orderBy('l.installs', 'desc').orderBy('l.id', 'desc').limit(page.pageSize).offset(offsetOf(page)).execute(),
     ]);
-    return pageOf(page, Number(total), found.map((row) => ({ ...presentListing(row), author_email: row.author_email, hidden_reason: row.hidden_reason })));
+    return pageOf(page, Number(total), await this.presentAll(found));
   }
 
   async hide(listingId: number, input: HideInput) {
@@ -44,6 +54,8 @@ export class MarketplaceAdminService {
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw listingNotFound();
     const row = await this.select().where('l.id', '=', listingId).executeTakeFirstOrThrow();
-    return { ...presentListing(row), author_email: row.author_email, hidden_reason: row.hidden_reason };
+    const [listing] = await this.presentAll([row]);
+    if (!listing) throw new Error(`the author of listing ${row.id} is gone`);
+    return listing;
   }
 }

@@ -13,7 +13,7 @@ import { listingNotFound, notPublishable, sourceMacroGone, versionUnchanged } fr
 import { findOwnListing, findVisibleListing } from './find.js';
 import { type FrozenContent, freezeMacro } from './freeze.js';
 import { freezeImages } from './frozen-images.js';
-import { presentListing, presentVersion } from './present.js';
+import { presentOneListing, presentVersion } from './present.js';
 import type { CreateListingInput, NewVersionInput, UpdateListingInput } from './schemas.js';
 import { trustFigures } from './trust.js';
 
@@ -132,7 +132,7 @@ export class ListingService {
         .execute();
       if (input.tags !== undefined) await writeTags(trx, id, input.tags);
     });
-    return presentListing(await findOwnListing(this.db, ctx.userId, id));
+    return presentOneListing(this.db, await findOwnListing(this.db, ctx.userId, id));
   }
 
   /** Deletes the listing, its versions and reviews; installed copies stay with their owners, and so do their zips. */
@@ -148,10 +148,11 @@ export class ListingService {
   /** The listing with its description, versions (newest first) and trust figures. */
   async get(ctx: ServiceContext, { id }: IdInput) {
     const row = await findVisibleListing(this.db, ctx.userId, id);
-    const [versions, trust] = await Promise.all([
+    const [listing, versions, trust] = await Promise.all([
+      presentOneListing(this.db, row),
       this.db.selectFrom('marketplace_versions').selectAll().where('listing_id', '=', id).orderBy('version', 'desc').execute(),
       trustFigures(this.db, id, this.clock.now()),
     ]);
-    return { ...presentListing(row), description: row.description, versions: versions.map(presentVersion), trust };
+    return { ...listing, description: row.description, versions: versions.map(presentVersion), trust };
   }
 }

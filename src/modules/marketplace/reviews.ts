@@ -1,13 +1,14 @@
 // Reviews: one per person and listing, changed by writing it again, never by the author.
 // The listing keeps the sum and count of stars, updated with each review in the same
 // transaction under the listing's row lock, so the average never drifts from the reviews.
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { lockListingRow } from '../../db/locks.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, MarketplaceReviewsTable } from '../../db/schema.js';
 import type { ServiceContext } from '../../core/context.js';
 import { offsetOf, pageOf, pageRequest } from '../../core/paging.js';
 import type { Clock } from '../../lib/clock.js';
+import { accountNames } from '../accounts/index.js';
 import { listingNotFound, ownListingReview } from './errors.js';
 import { findVisibleListing } from './find.js';
 import { presentReview } from './present.js';
@@ -21,7 +22,13 @@ export class ReviewService {
   ) {}
 
   private selectReviews() {
-    return this.db.selectFrom('marketplace_reviews as r').innerJoin('users as u', 'u.id', 'r.user_id').selectAll('r').select('u.name as author_name');
+    return this.db.selectFrom('marketplace_reviews as r').selectAll('r');
+  }
+
+  /** The reviews with their authors' names, from the accounts module; one whose author is gone is dropped, as the join dropped it. */
+  private async presentAll(rows: Selectable<MarketplaceReviewsTable>[]) {
+    const names = rows.length ? await accountNames(this.db, rows.map((row) => row.user_id)) : new Map<number, string | null>();
+    return rows.flatMap((row) => (names.has(row.user_id) ? [presentReview({ ...row, author_name: names.get(row.user_id) ?? null })] : []));
   }
 
   async write(ctx: ServiceContext, listingId: number, input: ReviewInput) {
@@ -45,7 +52,9 @@ export class ReviewService {
         .execute();
     });
     const row = await this.selectReviews().where('r.listing_id', '=', listingId).where('r.user_id', '=', ctx.userId).executeTakeFirstOrThrow();
-    return presentReview(row);
+    const [review] = await this.presentAll([row]);
+    if (!review) throw new Error(`the author of review ${row.id} is gone`);
+    return review;
   }
 
   /** Newest first (by last change), the id breaking ties so pages are stable. */
@@ -56,6 +65,6 @@ export class ReviewService {
       this.db.selectFrom('marketplace_reviews').where('listing_id', '=', listingId).select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
       this.selectReviews().where('r.listing_id', '=', listingId).orderBy('r.updated_at', 'desc').orderBy('r.id', 'desc').limit(page.pageSize).offset(offsetOf(page)).execute(),
     ]);
-    return pageOf(page, Number(total), rows.map(presentReview));
+    return pageOf(page, Number(total), await this.presentAll(rows));
   }
 }

@@ -15,7 +15,7 @@ import type { Database, MarketplaceListingsTable } from '../../db/schema.js';
 import { countMatches, type FullTextIndex, matchesWords, rankDocuments, rankOfRow, searchWords } from '../../db/full-text.js';
 import type { ServiceContext } from '../../core/context.js';
 import { offsetOf, type PageRequest, pageOf, pageRequest } from '../../core/paging.js';
-import { type ListingRow, presentListing, selectListings } from './present.js';
+import { type ListingRow, presentListings, selectListings } from './present.js';
 import type { ListingQueryInput, ListingSort } from './schemas.js';
 
 /** Title and tags weigh most, then the summary (the PostgreSQL column uses the same A/B weights). */
@@ -70,8 +70,9 @@ export async function searchListings(db: Kysely<Database>, dialect: DialectName,
   const filters = filtersOf(dialect, search);
   if (filters) rows = rows.where(filters);
   for (const term of orderOf(sort === 'relevance' ? 'popular' : sort)) rows = rows.orderBy(term);
-  const [total, found] = await Promise.all([countListings(db, dialect, search), rows.limit(page.pageSize).offset(offsetOf(page)).execute()]);
-  return pageOf(page, total, found.map(presentListing));
+  // The authors' names follow the page's rows while the count may still be running.
+  const [total, items] = await Promise.all([countListings(db, dialect, search), rows.limit(page.pageSize).offset(offsetOf(page)).execute().then((found) => presentListings(db, found))]);
+  return pageOf(page, total, items);
 }
 
 /** Who sees what: `author=me` the caller's own listings, otherwise the visible ones and the caller's. */
@@ -224,5 +225,5 @@ async function relevancePage(db: Kysely<Database>, dialect: DialectName, search:
   const rows = ids.length === 0 ? [] : await selectListings(db).where('l.id', 'in', ids).execute();
   const byId = new Map<number, ListingRow>(rows.map((row) => [Number(row.id), row]));
   const inOrder = ids.map((id) => byId.get(id)).filter((row): row is ListingRow => row !== undefined);
-  return pageOf(page, total, inOrder.map(presentListing));
+  return pageOf(page, total, await presentListings(db, inOrder));
 }

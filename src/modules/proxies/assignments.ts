@@ -9,7 +9,7 @@ import type { IdInput } from '../../core/schema.js';
 import type { Database, ProxyAssignmentsTable } from '../../db/schema.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
-import { findOwnedDevice } from '../devices/index.js';
+import { type DeviceLabel, deviceLabels, findOwnedDevice } from '../devices/index.js';
 import { presentProxy, type ProxyRow } from './present.js';
 import { findOwnedProxy } from './proxy-service.js';
 import type { CreateAssignmentInput, DeviceInput } from './schemas.js';
@@ -47,26 +47,38 @@ export class AssignmentService {
 
   private selectActive(userId: number) {
     return this.db
-      .selectFrom('proxy_assignments as a')
-      .innerJoin('devices as d', 'd.id', 'a.device_id')
-      .where('a.user_id', '=', userId)
-      .where('a.active', '=', 1)
-      .select(['a.id', 'a.proxy_id', 'a.device_id', 'a.session_type', 'a.session_id', 'a.active', 'a.created_at', 'd.name as device_name', 'd.port as device_port']);
+      .selectFrom('proxy_assignments')
+      .where('user_id', '=', userId)
+      .where('active', '=', 1)
+      .select(['id', 'proxy_id', 'device_id', 'session_type', 'session_id', 'active', 'created_at']);
+  }
+
+  /** The rows with their devices' names and ports, from the devices module; a row whose device is gone is dropped, as the join dropped it. */
+  private async withDevices(userId: number, rows: Omit<AssignmentRow, 'device_name' | 'device_port'>[]): Promise<AssignmentRow[]> {
+    const labels = rows.length ? await deviceLabels(this.db, userId, rows.map((row) => row.device_id)) : new Map<number, DeviceLabel>();
+    return rows.flatMap((row) => {
+      const device = labels.get(row.device_id);
+      return device ? [{ ...row, device_name: device.name, device_port: device.port }] : [];
+    });
   }
 
   /** An active assignment of the caller's, with its proxy; 404 otherwise. */
   async findActive(userId: number, assignmentId: number): Promise<{ row: AssignmentRow; proxy: ProxyRow }> {
-    const row = await this.selectActive(userId).where('a.id', '=', assignmentId).executeTakeFirst();
+    const found = await this.selectActive(userId).where('id', '=', assignmentId).executeTakeFirst();
+    const [row] = found ? await this.withDevices(userId, [found]) : [];
     if (!row) throw new NotFoundError(ASSIGNMENT_NOT_FOUND);
     return { row, proxy: await findOwnedProxy(this.db, userId, row.proxy_id) };
   }
 
   private async listWhere(userId: number, deviceId?: number) {
     let query = this.selectActive(userId);
-    if (deviceId !== undefined) query = query.where('a.device_id', '=', deviceId);
-    const rows = await query.orderBy('a.id').execute();
-    const proxyIds = [...new Set(rows.map((r) => r.proxy_id))];
-    const proxies = proxyIds.length ? await this.db.selectFrom('proxies').selectAll().where('user_id', '=', userId).where('id', 'in', proxyIds).execute() : [];
+    if (deviceId !== undefined) query = query.where('device_id', '=', deviceId);
+    const found = await query.orderBy('id').execute();
+    const proxyIds = [...new Set(found.map((r) => r.proxy_id))];
+    const [rows, proxies] = await Promise.all([
+      this.withDevices(userId, found),
+      proxyIds.length ? this.db.selectFrom('proxies').selectAll().where('user_id', '=', userId).where('id', 'in', proxyIds).execute() : [],
+    ]);
     const byId = new Map(proxies.map((p) => [p.id, p]));
     const items = rows.flatMap((row) => {
       const proxy = byId.get(row.proxy_id);

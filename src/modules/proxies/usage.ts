@@ -7,6 +7,7 @@ import { ValidationError } from '../../core/errors.js';
 import type { Database } from '../../db/schema.js';
 import { type Clock, DAY_MS, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
+import { type DeviceLabel, deviceLabels, ownedDeviceIds } from '../devices/index.js';
 import type { PERIODS, UsageInput, UsageSamplesInput } from './schemas.js';
 
 export type Period = (typeof PERIODS)[number];
@@ -25,6 +26,20 @@ export function periodStart(period: Period, now: number): number | null {
 
 const bytes = (up: number, down: number) => ({ bytes_up: up, bytes_down: down, bytes_total: up + down });
 
+/** The per-device sums added up by each device's group now, in group id order. */
+function perGroup(perDevice: readonly { device_id: number; up: number; down: number }[], labels: ReadonlyMap<number, DeviceLabel>) {
+  const groups = new Map<number, { group_id: number; group_name: string; up: number; down: number }>();
+  for (const row of perDevice) {
+    const group = labels.get(row.device_id)?.group;
+    if (!group) continue;
+    const sum = groups.get(group.id) ?? { group_id: group.id, group_name: group.name, up: 0, down: 0 };
+    sum.up += Number(row.up);
+    sum.down += Number(row.down);
+    groups.set(group.id, sum);
+  }
+  return [...groups.values()].sort((a, b) => a.group_id - b.group_id).map((g) => ({ group_id: g.group_id, group_name: g.group_name, ...bytes(g.up, g.down) }));
+}
+
 export class UsageService {
   constructor(
     private readonly db: Kysely<Database>,
@@ -38,9 +53,7 @@ export class UsageService {
     const deviceIds = [...new Set(samples.flatMap((s) => (s.device_id === undefined ? [] : [s.device_id])))];
     await this.db.transaction().execute(async (trx) => {
       const ownedProxies = new Set((await trx.selectFrom('proxies').select('id').where('user_id', '=', userId).where('id', 'in', proxyIds).execute()).map((r) => r.id));
-      const ownedDevices = deviceIds.length
-        ? new Set((await trx.selectFrom('devices').select('id').where('user_id', '=', userId).where('id', 'in', deviceIds).execute()).map((r) => r.id))
-        : new Set<number>();
+      const ownedDevices = deviceIds.length ? await ownedDeviceIds(trx, userId, deviceIds) : new Set<number>();
       // The whole batch or nothing: one bad sample stores none.
       const problems = samples.flatMap((s, i) => [
         ...(ownedProxies.has(s.proxy_id) ? [] : [{ path: `body.samples.${i}.proxy_id`, message: 'is not one of your proxies' }]),
@@ -86,16 +99,15 @@ export class UsageService {
     if (since !== null) base = base.where('u.day', '>=', since);
     const up = sql<number>`cast(sum(u.bytes_up) as bigint)`.as('up');
     const down = sql<number>`cast(sum(u.bytes_down) as bigint)`.as('down');
-    const [perProxy, perDevice, perGroup, perDay] = await Promise.all([
+    // Per device, then the devices' names and groups from the devices module (one statement,
+    // as the joins were): a device deleted since has no name and counts in no group.
+    const devicesOf = async () => {
+      const rows = await base.where('u.device_id', '<>', 0).select(['u.device_id', up, down]).groupBy('u.device_id').orderBy('u.device_id').execute();
+      return { rows, labels: rows.length ? await deviceLabels(this.db, ctx.userId, rows.map((r) => r.device_id)) : new Map<number, DeviceLabel>() };
+    };
+    const [perProxy, perDevice, perDay] = await Promise.all([
       base.innerJoin('proxies as p', 'p.id', 'u.proxy_id').select(['u.proxy_id', 'p.label', 'p.host', up, down]).groupBy(['u.proxy_id', 'p.label', 'p.host']).orderBy('u.proxy_id').execute(),
-      base.leftJoin('devices as d', 'd.id', 'u.device_id').where('u.device_id', '<>', 0).select(['u.device_id', 'd.name', up, down]).groupBy(['u.device_id', 'd.name']).orderBy('u.device_id').execute(),
-      base
-        .innerJoin('devices as d', 'd.id', 'u.device_id')
-        .innerJoin('device_groups as g', 'g.id', 'd.group_id')
-        .select(['g.id', 'g.name', up, down])
-        .groupBy(['g.id', 'g.name'])
-        .orderBy('g.id')
-        .execute(),
+      devicesOf(),
       base.select(['u.day', up, down]).groupBy('u.day').orderBy('u.day').execute(),
     ]);
     const totalUp = perProxy.reduce((sum, r) => sum + Number(r.up), 0);
@@ -104,8 +116,8 @@ export class UsageService {
       period,
       since: toIso(since),
       items: perProxy.map((r) => compact({ proxy_id: r.proxy_id, label: r.label, host: r.host, ...bytes(Number(r.up), Number(r.down)) })),
-      devices: perDevice.map((r) => compact({ device_id: r.device_id, device_name: r.name, ...bytes(Number(r.up), Number(r.down)) })),
-      groups: perGroup.map((r) => ({ group_id: r.id, group_name: r.name, ...bytes(Number(r.up), Number(r.down)) })),
+      devices: perDevice.rows.map((r) => compact({ device_id: r.device_id, device_name: perDevice.labels.get(r.device_id)?.name, ...bytes(Number(r.up), Number(r.down)) })),
+      groups: perGroup(perDevice.rows, perDevice.labels),
       days: perDay.map((r) => ({ date: new Date(Number(r.day)).toISOString().slice(0, 10), ...bytes(Number(r.up), Number(r.down)) })),
       ...bytes(totalUp, totalDown),
     };

@@ -12,7 +12,7 @@ import { type Clock, toIso } from '../../lib/clock.js';
 import type { CodeSyncService } from '../code-sync/index.js';
 import { DeviceNotReadyError, type DeviceDriver, type DeviceHost, findCloudDevice, holdDeviceForJob, type LeaseService, releaseJobHold, renewJobHold } from '../devices/index.js';
 import type { MacroService } from '../macros/index.js';
-import type { CloudRunService } from '../runs/index.js';
+import { type CloudRunService, deviceHasActiveRun } from '../runs/index.js';
 import { blockProgramOf, pythonSourceOf } from './program.js';
 import type { RecordingRecord, SavedMacro, SaveInput } from './schemas.js';
 import { type RecordingRow, RecordingStore, type StoredStep } from './store.js';
@@ -54,7 +54,7 @@ export class RecorderService {
     const now = this.clock.now();
     const expiresAt = now + RECORDING_IDLE_MS;
     await this.db.kysely.transaction().execute(async (trx) => {
-      const { leaseId } = await holdDeviceForJob(trx, this.db.dialect, { userId: ctx.userId, deviceId, job: `the recording ${id}`, now, expiresAt });
+      const { leaseId } = await holdDeviceForJob(trx, this.db.dialect, { userId: ctx.userId, deviceId, job: `the recording ${id}`, now, expiresAt }, deviceHasActiveRun);
       await this.store.insert(trx, { id, user_id: ctx.userId, device_id: deviceId, lease_id: leaseId, state: 'recording', next_seq: 1, started_at: now, ended_at: null, expires_at: expiresAt });
     });
     return this.present(await this.store.find(ctx.userId, id));

@@ -5,6 +5,7 @@ import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import { NotFoundError } from '../../core/errors.js';
 import type { Database } from '../../db/schema.js';
 import type { RecordingsTable } from '../../db/schema-recorder.js';
+import { isDeviceLive } from '../devices/index.js';
 import type { RecordedStep, SavedMacro } from './schemas.js';
 
 export type RecordingRow = Selectable<RecordingsTable>;
@@ -36,15 +37,8 @@ export class RecordingStore {
 
   /** The caller's recording; one of a device whose deletion is under way is already gone, as the device is. */
   async find(userId: number, id: string): Promise<RecordingRow> {
-    const row = await this.db
-      .selectFrom('recordings as r')
-      .innerJoin('devices as d', 'd.id', 'r.device_id')
-      .selectAll('r')
-      .where('r.id', '=', id)
-      .where('r.user_id', '=', userId)
-      .where('d.delete_requested_at', 'is', null)
-      .executeTakeFirst();
-    if (!row) throw recordingNotFound();
+    const row = await this.db.selectFrom('recordings').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    if (!row || !(await isDeviceLive(this.db, userId, row.device_id))) throw recordingNotFound();
     return row;
   }
 

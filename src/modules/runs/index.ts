@@ -10,6 +10,9 @@ export { cloudRunJob } from './job/run-job.js';
 export type { RunWorker } from './job/run-worker.js';
 export { runValidation, type RunValidation } from './validate/validate-run.js';
 
+// Whether a device has an active run: the devices module's busy checks, and the jobs that hold a device
+export { deviceHasActiveRun } from './cloud-runs/active-run.js';
+
 // The sandbox, announced at start-up and on the operator's status page
 export { announceRunSandbox, runSandboxWarning } from './runner/sandbox/announce.js';
 

@@ -8,7 +8,9 @@ import type { Database, WebhookDeliveriesTable } from '../../db/schema.js';
 import type { Wakeup } from '../../db/wakeup.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
-import type { EmitEvent } from '../events/index.js';
+import { groupOfDevice } from '../devices/index.js';
+import { type EmitEvent, eventPayload } from '../events/index.js';
+import { historyRecordId } from '../executions/index.js';
 import { WEBHOOK_DELIVERY } from './delivery-job.js';
 import { CUSTOM_DATA_MAX_BYTES, type CustomEventInput, type DeliveryListInput } from './schemas.js';
 
@@ -52,16 +54,16 @@ export class WebhookDeliveryService {
   }
 
   async get(ctx: ServiceContext, { id }: IdInput) {
-    const row = await this.db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('events as e', 'e.id', 'd.event_pk')
-      .selectAll('d')
-      .select('e.payload')
-      .where('d.id', '=', id)
-      .where('d.user_id', '=', ctx.userId)
-      .executeTakeFirst();
+    const row = await this.find(ctx.userId, id);
+    const payload = await eventPayload(this.db, row.event_pk);
+    if (payload === undefined) throw notFound();
+    return { ...presentDelivery(row), payload };
+  }
+
+  private async find(userId: number, id: number): Promise<DeliveryRow> {
+    const row = await this.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
     if (!row) throw notFound();
-    return { ...presentDelivery(row), payload: row.payload };
+    return row;
   }
 
   /** The same delivery (same event id, same bytes) back to pending with a fresh schedule; `attempts` keeps counting. */
@@ -81,7 +83,7 @@ export class WebhookDeliveryService {
         .execute();
       await this.wakeup.notify(trx, WEBHOOK_DELIVERY);
     });
-    return this.get(ctx, { id }).then(({ payload: _payload, ...delivery }) => delivery);
+    return presentDelivery(await this.find(userId, id));
   }
 
   /** A script's event, relayed by the application: `{device_id, group_id, execution_id, data}`. */
@@ -93,13 +95,12 @@ export class WebhookDeliveryService {
     return this.db.transaction().execute(async (trx) => {
       let groupId: number | null = null;
       if (input.device_id !== undefined) {
-        const device = await trx.selectFrom('devices').select('group_id').where('id', '=', input.device_id).where('user_id', '=', userId).executeTakeFirst();
-        if (!device) throw new ValidationError([{ path: 'body.device_id', message: 'is not one of your devices' }]);
-        groupId = device.group_id;
+        const group = await groupOfDevice(trx, userId, input.device_id);
+        if (group === undefined) throw new ValidationError([{ path: 'body.device_id', message: 'is not one of your devices' }]);
+        groupId = group;
       }
-      if (input.execution_id !== undefined) {
-        const run = await trx.selectFrom('executions').select('id').where('execution_id', '=', input.execution_id).where('user_id', '=', userId).executeTakeFirst();
-        if (!run) throw new ValidationError([{ path: 'body.execution_id', message: 'is not one of your runs' }]);
+      if (input.execution_id !== undefined && (await historyRecordId(trx, userId, input.execution_id)) === undefined) {
+        throw new ValidationError([{ path: 'body.execution_id', message: 'is not one of your runs' }]);
       }
       const data = { device_id: input.device_id ?? null, group_id: groupId, execution_id: input.execution_id ?? null, data: input.data };
       const { eventId, deliveries } = await this.emit(trx, { userId, type: input.type, data, deviceId: input.device_id ?? null, at: this.clock.now() });

@@ -44,7 +44,11 @@ export type WebhookDeliveryJob = ReturnType<typeof webhookDeliveryJob>;
 
 export type DeliveryPayload = NonNullable<Awaited<ReturnType<typeof readDelivery>>>;
 
-/** The delivery, its event's bytes and its endpoint (absent when deleted), while the lease holds a pending row. */
+/**
+ * The delivery, its event's bytes and its endpoint (absent when deleted), while the lease holds
+ * a pending row: one statement per attempt, the event's bytes joined from the events module's
+ * table (a kept exception, decision 0028: split, every attempt would take two).
+ */
 async function readDelivery(db: Kysely<Database>, lease: Lease) {
   return db
     .selectFrom('webhook_deliveries as d')

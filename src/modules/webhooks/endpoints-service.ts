@@ -11,6 +11,7 @@ import type { AddressPolicy } from '../../lib/address-policy.js';
 import { type Clock, toIso } from '../../lib/clock.js';
 import { compact } from '../../lib/compact.js';
 import { encryptSecret } from '../../lib/crypto.js';
+import { countDevices, ownedDeviceIds, ownedGroupIds } from '../devices/index.js';
 import type { EmitEvent } from '../events/index.js';
 import { scopeOf } from './fan-out.js';
 import { failPendingDeliveries } from './queue.js';
@@ -187,17 +188,10 @@ function scopeColumns(scope: Scope) {
 }
 
 /** Devices the scope covers now (groups and devices deleted since no longer count). */
-async function countScopeDevices(db: Db, userId: number, scope: Scope): Promise<number> {
-  let query = db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', userId);
-  if (scope.mode === 'groups') {
-    if (scope.groupIds.length === 0) return 0;
-    query = query.where('group_id', 'in', scope.groupIds);
-  }
-  if (scope.mode === 'devices') {
-    if (scope.deviceIds.length === 0) return 0;
-    query = query.where('id', 'in', scope.deviceIds);
-  }
-  return Number((await query.executeTakeFirstOrThrow()).count);
+function countScopeDevices(db: Db, userId: number, scope: Scope): Promise<number> {
+  if (scope.mode === 'groups') return countDevices(db, userId, { groupIds: scope.groupIds });
+  if (scope.mode === 'devices') return countDevices(db, userId, { deviceIds: scope.deviceIds });
+  return countDevices(db, userId);
 }
 
 /**
@@ -219,13 +213,13 @@ async function checkScope(trx: Transaction<Database>, userId: number, input: End
   if (mode === 'devices' && !deviceIds?.length) errors.push({ path: 'body.scope_device_ids', message: 'must name at least one device when scope_mode is devices' });
   if (errors.length) throw new ValidationError(errors);
   if (mode === 'groups' && groupIds) {
-    const owned = new Set((await trx.selectFrom('device_groups').select('id').where('user_id', '=', userId).where('id', 'in', groupIds).execute()).map((r) => r.id));
+    const owned = await ownedGroupIds(trx, userId, groupIds);
     const missing = groupIds.findIndex((id) => !owned.has(id));
     if (missing >= 0) throw new ValidationError([{ path: `body.scope_group_ids/${missing}`, message: 'is not one of your device groups' }]);
     return { mode, groupIds };
   }
   if (mode === 'devices' && deviceIds) {
-    const owned = new Set((await trx.selectFrom('devices').select('id').where('user_id', '=', userId).where('id', 'in', deviceIds).execute()).map((r) => r.id));
+    const owned = await ownedDeviceIds(trx, userId, deviceIds);
     const missing = deviceIds.findIndex((id) => !owned.has(id));
     if (missing >= 0) throw new ValidationError([{ path: `body.scope_device_ids/${missing}`, message: 'is not one of your devices' }]);
     return { mode, deviceIds };

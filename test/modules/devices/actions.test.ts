@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { APK_MAX_BYTES } from '../../../src/modules/devices/index.js';
 import { DeviceActions } from '../../../src/modules/devices/actions/service.js';
+import { deviceHasActiveRun } from '../../../src/modules/runs/index.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { createCloudDevice, createDevice } from '../../helpers/resources.js';
 import { signUp, type SignedUpUser } from '../../helpers/users.js';
@@ -93,7 +94,7 @@ describe('apps and APKs', () => {
     });
     expect([res.statusCode, res.json().details.code, res.json().details.limit]).toEqual([413, 'payload_too_large', APK_MAX_BYTES]);
     // Streamed without a length (chunked): counted as it arrives. A 400-byte limit stands in for 200 MiB.
-    const actions = new DeviceActions(t.db.kysely, t.app.modules.devices.services.host, { apkMaxBytes: 400 });
+    const actions = new DeviceActions(t.db.kysely, t.app.modules.devices.services.host, deviceHasActiveRun, { apkMaxBytes: 400 });
     const apk = readFileSync(await buildApk({ package: 'org.example.big', label: 'Big', versionName: '1', versionCode: 1 }));
     expect(apk.length).toBeGreaterThan(400);
     const error = await actions.installApk({ userId: user.id }, { id: ready, body: Readable.from([apk.subarray(0, 300), apk.subarray(300)]) }).catch((e: unknown) => e);

@@ -107,7 +107,7 @@ test('every catalogue entry answers the same through a Python run, the MCP SDK c
   const agentLease = (await leases.lease(holder, { device_id: device.id, minutes: 5 })).lease_id;
   const scene = {
     ctx: { userId: w.owner.id },
-    ports: { driver: async (_ctx: unknown, id: string) => (await leases.resolve(holder, { lease_id: id })).driver, vision: w.t.app.modules.images.services.screen },
+    ports: { leases, vision: w.t.app.modules.images.services.screen },
     sessionId: 0,
     deviceId: device.id,
     macroId: null,

@@ -64,6 +64,12 @@ describe('with the workers running', () => {
       expect(JSON.parse((after.content[0] as { text: string }).text)).toEqual(map);
       // A bad package is a tool error, not a crash.
       expect(failure((await call(client, 'map_get', { package: 'no dots' })) as CallToolResult).code).toBe('validation_failed');
+      // A thumbnail deleted from the library reads as none; the other screens keep theirs.
+      expect((await t.app.inject({ method: 'DELETE', url: `/api/images/${map.screens[1].thumbnail_image_id}`, headers: user.auth })).statusCode).toBe(204);
+      const without = (await t.app.inject({ url: `/api/maps/${DEMO_APP_PACKAGE}`, headers: user.auth })).json();
+      expect(without.screens.map((s: { thumbnail_image_id: string | null }) => s.thumbnail_image_id)).toEqual(
+        map.screens.map((s: { thumbnail_image_id: string }, i: number) => (i === 1 ? null : s.thumbnail_image_id)),
+      );
 
       // Deleting the map: map_get is empty again.
       expect((await t.app.inject({ method: 'DELETE', url: `/api/maps/${DEMO_APP_PACKAGE}`, headers: user.auth })).statusCode).toBe(204);

@@ -2,6 +2,7 @@
 // step), trust figures from runs of installed copies over the last 30 days, and the
 // operator's list and hide.
 import { beforeAll, describe, expect, test } from 'vitest';
+import { runOutcomesOf } from '../../../src/modules/executions/index.js';
 import { useAppAndUser } from '../../helpers/app-user.js';
 import { adminAuth, blockMacro, call, install, MARKETPLACE_ENV, publish } from '../../helpers/marketplace.js';
 import { signUp, type SignedUpUser } from '../../helpers/users.js';
@@ -74,12 +75,21 @@ describe('trust figures', () => {
       updated_at: now,
     });
     const own = await blockMacro(world.t.app, buyer);
+    // A second buyer's copy counts too; a run filed under the first copy's id by someone else does not.
+    const second = await signUp(world.t.app);
+    const secondCopy = await install(world.t.app, second, listingId);
     await world.t.db.kysely
       .insertInto('executions')
-      .values([run('completed', 1), run('completed', 2), run('completed', 29), run('failed', 3), run('running', 0), run('completed', 31), run('failed', 1, own.id)])
+      .values([
+        run('completed', 1), run('completed', 2), run('completed', 29), run('failed', 3), run('running', 0), run('completed', 31), run('failed', 1, own.id),
+        run('completed', 4, secondCopy.id, second.id), run('failed', 4, copy.id, second.id),
+      ])
       .execute();
     const read = await call(world.t.app, buyer, 'GET', `/api/marketplace/listings/${listingId}`);
-    expect(read.json().trust).toEqual({ window_days: 30, runs: 5, finished_runs: 4, completed_share: 0.75 });
+    expect(read.json().trust).toEqual({ window_days: 30, runs: 6, finished_runs: 5, completed_share: 0.8 });
+    // A listing with thousands of copies is counted in batches, to the same sums.
+    const many = [...Array.from({ length: 4500 }, (_, i) => ({ userId: second.id, macroId: 1_000_000 + i })), { userId: buyer.id, macroId: copy.id }, { userId: second.id, macroId: secondCopy.id }];
+    expect(await runOutcomesOf(world.t.db.kysely, many, now - 30 * 86_400_000)).toEqual({ runs: 6, finished: 5, completed: 4 });
   });
 });
 

@@ -101,7 +101,8 @@ describe('which profile a run uses (on the database)', () => {
 
     const device = await createCloudDevice(t.app, user);
     expect((await updateDevice(t.app, user, device.id, { macro_id: a.id, profile_id: fast.json().id })).statusCode).toBe(200);
-    const source = (macroId: number) => ({ userId: user.id, deviceId: device.id, macroId });
+    // The device follows Fast, A's profile.
+    const source = (macroId: number) => ({ userId: user.id, macroId, followedProfileId: fast.json().id as number });
 
     expect(await loadProfileArgs(t.db.kysely, source(a.id))).toEqual({ profileId: fast.json().id, args: { speed: 9, __cli_args__: '--speed 9' } });
     expect(await loadProfileArgs(t.db.kysely, source(b.id))).toEqual({ profileId: bDefault.id, args: { speed: 1, mode: 'b' } });
@@ -111,6 +112,8 @@ describe('which profile a run uses (on the database)', () => {
 
     // Someone else's device never lends its profile.
     const other = await signUp(t.app);
-    expect(await loadProfileArgs(t.db.kysely, { userId: other.id, deviceId: device.id, macroId: a.id })).toEqual({ profileId: null, args: {} });
+    expect(await loadProfileArgs(t.db.kysely, { userId: other.id, macroId: a.id, followedProfileId: fast.json().id as number })).toEqual({ profileId: null, args: {} });
+    // A device that follows no profile (or no device) gets the Default.
+    expect(await loadProfileArgs(t.db.kysely, { userId: user.id, macroId: b.id, followedProfileId: null })).toEqual({ profileId: bDefault.id, args: { speed: 1, mode: 'b' } });
   });
 });

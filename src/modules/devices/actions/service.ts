@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../../../core/context.js';
 import { PayloadTooLargeError } from '../../../core/errors.js';
-import { assertDeviceIdle, assertNoJobHold } from '../idle.js';
+import { type ActiveRunCheck, assertNoActiveRun, assertNoJobHold } from '../idle.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
 import type { Database } from '../../../db/schema.js';
 import { findCloudDevice } from '../cloud-device.js';
@@ -51,6 +51,7 @@ export class DeviceActions {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly host: DeviceHost,
+    private readonly hasActiveRun: ActiveRunCheck,
     options: { apkMaxBytes?: number; clock?: Clock } = {},
   ) {
     this.apkMaxBytes = options.apkMaxBytes ?? APK_MAX_BYTES;
@@ -87,7 +88,7 @@ export class DeviceActions {
    */
   async tap(ctx: Pick<ServiceContext, 'userId'>, input: { id: number; x: number; y: number }): Promise<{ element: UiElement | null }> {
     const driver = await this.driverFor(ctx, input.id);
-    await assertDeviceIdle(this.db, { deviceId: input.id, action: 'tap' });
+    await assertNoActiveRun(this.hasActiveRun, this.db, { deviceId: input.id, action: 'tap' });
     await assertNoJobHold(this.db, input.id, this.clock.now());
     return { element: await driver.tap(input.x, input.y, { identify: true }) };
   }

@@ -11,7 +11,7 @@ import type { Database } from '../../../db/schema.js';
 import type { Kysely } from 'kysely';
 import { DeviceBusyError } from '../../../core/errors.js';
 import { type DeviceRow, lockCloudDevice } from '../cloud-device.js';
-import { hasActiveRun } from '../idle.js';
+import type { ActiveRunCheck } from '../idle.js';
 
 export interface JobHoldRequest {
   userId: number;
@@ -22,8 +22,12 @@ export interface JobHoldRequest {
   expiresAt: number;
 }
 
-/** Locks the caller's cloud device, refuses when it is busy (an active run, a live lease of anyone), holds it for the job; answers the lease id. */
-export async function holdDeviceForJob(trx: Transaction<Database>, dialect: DialectName, request: JobHoldRequest): Promise<{ leaseId: string; device: DeviceRow }> {
+/**
+ * Locks the caller's cloud device, refuses when it is busy (an active run, a live lease of
+ * anyone), holds it for the job; answers the lease id. `hasActiveRun` is the runs module's
+ * answer (its `deviceHasActiveRun`), which the job's module passes in.
+ */
+export async function holdDeviceForJob(trx: Transaction<Database>, dialect: DialectName, request: JobHoldRequest, hasActiveRun: ActiveRunCheck): Promise<{ leaseId: string; device: DeviceRow }> {
   const { userId, deviceId, now } = request;
   const device = await lockCloudDevice(trx, dialect, userId, deviceId);
   if (await hasActiveRun(trx, deviceId)) throw new DeviceBusyError('This device has an active run; stop the run or wait until it ends, then try again.');

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/database.js';
 import type { ServiceContext } from '../../../core/context.js';
 import { DeviceBusyError, NotFoundError, ValidationError } from '../../../core/errors.js';
-import { assertDeviceIdle } from '../idle.js';
+import { type ActiveRunCheck, assertNoActiveRun } from '../idle.js';
 import type { Clock } from '../../../lib/clock.js';
 import { toIso } from '../../../lib/clock.js';
 import { type DeviceRow, lockCloudDevice } from '../cloud-device.js';
@@ -59,6 +59,7 @@ export class LeaseService {
     private readonly clock: Clock,
     private readonly host: DeviceHost,
     private readonly lifecycle: DeviceLifecycle,
+    private readonly hasActiveRun: ActiveRunCheck,
   ) {}
 
   /**
@@ -75,7 +76,7 @@ export class LeaseService {
     const expiresAt = now + minutes * MINUTE;
     const { leaseId, device, fresh } = await this.db.kysely.transaction().execute(async (trx) => {
       const device = await lockCloudDevice(trx, this.db.dialect, ctx.userId, deviceId);
-      await assertDeviceIdle(trx, { deviceId, action: 'lease' });
+      await assertNoActiveRun(this.hasActiveRun, trx, { deviceId, action: 'lease' });
       if (device.hosted_state === 'stopping') throw new DeviceNotReadyError(deviceId);
       const held = await trx.selectFrom('device_leases').selectAll().where('device_id', '=', deviceId).executeTakeFirst();
       const live = held && held.expires_at > now;

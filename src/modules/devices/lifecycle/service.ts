@@ -3,7 +3,7 @@
 // which do the slow part (placing, booting, shutting down) under a lease. `waitUntilReady`
 // is for callers that need the device booted (a lease, a cloud run).
 import { NotACloudDeviceError, NotFoundError } from '../../../core/errors.js';
-import { hasActiveRun } from '../idle.js';
+import type { ActiveRunCheck } from '../idle.js';
 import type { Db } from '../../../db/database.js';
 import type { ServiceContext } from '../../../core/context.js';
 import type { IdInput } from '../../../core/schema.js';
@@ -43,6 +43,7 @@ export class DeviceLifecycle {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly hasActiveRun: ActiveRunCheck,
   ) {}
 
   /**
@@ -100,7 +101,7 @@ export class DeviceLifecycle {
     await this.db.kysely.transaction().execute(async (trx) => {
       const row = await lockCloudDevice(trx, this.db.dialect, ctx.userId, deviceId);
       const placed = await trx.selectFrom('device_placements').select('device_id').where('device_id', '=', deviceId).executeTakeFirst();
-      const activeRun = await hasActiveRun(trx, deviceId);
+      const activeRun = await this.hasActiveRun(trx, deviceId);
       if (row.hosted_state === 'stopped' && !placed && !activeRun && row.locked_by === null) {
         await trx.deleteFrom('devices').where('id', '=', deviceId).execute();
         return;

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Scope } from '../../../core/context.js';
 import type { Database } from '../../../db/schema.js';
 import { constantTimeEqual, randomHex, sha256Hex } from '../../../lib/crypto.js';
+import { keyHashOf } from '../../api-keys/index.js';
 
 export const TOKEN_PATTERN = /^mcpt_[0-9a-f]{64}$/;
 export const TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -44,15 +45,13 @@ export class McpTokenStore {
     return grant;
   }
 
+  /** Once per token and process (the grant is then cached): the token's row, then its key's hash from the api-keys module. */
   private async load(tokenHash: string): Promise<TokenGrant | null> {
-    const row = await this.db
-      .selectFrom('mcp_tokens as t')
-      .innerJoin('api_keys as k', 'k.id', 't.key_id')
-      .select(['t.token_hash', 't.scopes', 't.expires_at', 'k.key_hash'])
-      .where('t.token_hash', '=', tokenHash)
-      .executeTakeFirst();
+    const row = await this.db.selectFrom('mcp_tokens').select(['token_hash', 'key_id', 'scopes', 'expires_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
     if (!row || !constantTimeEqual(row.token_hash, tokenHash)) return null;
-    const grant: TokenGrant = { keyHash: row.key_hash, scopes: JSON.parse(row.scopes) as Scope[], expiresAt: Number(row.expires_at) };
+    const keyHash = await keyHashOf(this.db, row.key_id);
+    if (keyHash === undefined) return null;
+    const grant: TokenGrant = { keyHash, scopes: JSON.parse(row.scopes) as Scope[], expiresAt: Number(row.expires_at) };
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
     this.cache.set(tokenHash, grant);
     return grant;

@@ -1,17 +1,20 @@
 // Where a run's arguments come from (decisions.md §10): the settings profile the device
-// follows when that profile belongs to the run's macro, else the macro's `Default`. A
-// device following another macro's profile, or none, gets the Default; a macro that never
-// had its profiles read has no Default row yet, which reads as no arguments.
+// follows when that profile belongs to the run's macro, else the macro's `Default`, as the
+// profiles module answers it. A device following another macro's profile, or none, gets the
+// Default; a macro that never had its profiles read has no Default row yet, which reads as no
+// arguments.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.js';
+import { runProfile } from '../../profiles/index.js';
 import { mergeRunArgs, type RunArgs } from './merge.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
 export interface ArgsSource {
   userId: number;
-  deviceId: number;
   macroId: number;
+  /** The profile the run's device follows (its `profile_id`); null for none, or no device. */
+  followedProfileId: number | null;
 }
 
 export interface ProfileArgs {
@@ -20,31 +23,9 @@ export interface ProfileArgs {
   args: RunArgs;
 }
 
-function parseArgs(text: string): RunArgs {
-  const value: unknown = JSON.parse(text);
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as RunArgs) : {};
-}
-
 export async function loadProfileArgs(db: Executor, source: ArgsSource): Promise<ProfileArgs> {
-  const followed = await db
-    .selectFrom('devices as d')
-    .innerJoin('macro_setting_profiles as p', 'p.id', 'd.profile_id')
-    .select(['p.id', 'p.args'])
-    .where('d.id', '=', source.deviceId)
-    .where('d.user_id', '=', source.userId)
-    .where('p.macro_id', '=', source.macroId)
-    .where('p.user_id', '=', source.userId)
-    .executeTakeFirst();
-  const profile =
-    followed ??
-    (await db
-      .selectFrom('macro_setting_profiles')
-      .select(['id', 'args'])
-      .where('macro_id', '=', source.macroId)
-      .where('user_id', '=', source.userId)
-      .where('is_default', '=', 1)
-      .executeTakeFirst());
-  return profile ? { profileId: profile.id, args: parseArgs(profile.args) } : { profileId: null, args: {} };
+  const profile = await runProfile(db, source);
+  return profile ? { profileId: profile.profileId, args: profile.args } : { profileId: null, args: {} };
 }
 
 /** The profile's values with the run's own `args` laid over them. */

@@ -11,13 +11,14 @@ import { lockDeviceRow } from '../../../db/locks.js';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../../lib/clock.js';
 import { randomHex } from '../../../lib/crypto.js';
-import { assertDeviceIdle, deviceBusyWithRun, findOwnedDevice } from '../../devices/index.js';
+import { assertNoLiveLease, deviceBusyWithRun, findOwnedDevice } from '../../devices/index.js';
 import { openHistory } from '../../executions/index.js';
 import { argumentWords } from '../arguments/command-line.js';
 import type { RunArgs } from '../arguments/merge.js';
 import { resolveRunArgs } from '../arguments/profile-args.js';
 import { bundleForMacro, pinRunBundle } from '../executor/bundle.js';
 import { CLOUD_RUN_JOB } from '../job/run-job.js';
+import { deviceHasActiveRun } from './active-run.js';
 import type { RunCapacity } from './capacity.js';
 import { NotACloudDeviceForRunError, RunsUnavailableError } from './errors.js';
 import { type CloudRunRecord, presentCloudRun } from './present.js';
@@ -31,6 +32,7 @@ export interface StartDeps {
   capacity?: RunCapacity;
 }
 
+/** A cloud run's execution id: only this mints `cr_` ids, and reports refuse the prefix (executions/report.ts relies on both). */
 export const newExecutionId = () => `cr_${randomHex(12)}`;
 
 /** What the caller writes in the start's own transaction (the scheduler: its occurrence's outcome), so the two commit or fail together. */
@@ -46,7 +48,7 @@ export async function startRun(deps: StartDeps, ctx: ServiceContext, input: Star
   const bundle = await bundleForMacro(db.kysely, userId, input.macro_id);
   let args: RunArgs = {};
   if (bundle.kind === 'python') {
-    args = await resolveRunArgs(db.kysely, { userId, deviceId: device.id, macroId: input.macro_id }, input.args as RunArgs | undefined);
+    args = await resolveRunArgs(db.kysely, { userId, macroId: input.macro_id, followedProfileId: device.profile_id }, input.args as RunArgs | undefined);
     // An argument no command line can carry is the caller's to fix: 422 now, not a failed run later.
     argumentWords(args, 'body.args');
   }
@@ -62,9 +64,15 @@ export async function startRun(deps: StartDeps, ctx: ServiceContext, input: Star
     // A delete that committed after the read above: the device is already gone for its owner.
     if (!locked || locked.delete_requested_at !== null) throw new NotFoundError('No device with this id.');
     // The one exception to a lease excluding a run: an authoring session's own run on the device its lease holds (decisions.md §13).
-    await assertDeviceIdle(trx, { deviceId: device.id, action: 'run', now, exceptLease: input.under_lease });
-    if (!deps.config.runsEnabled) throw new RunsUnavailableError('Server-side runs are switched off on this service (RUNS_ENABLED=false). Try again later or ask the operator.');
-    if (noHost !== null) throw new RunsUnavailableError(`No device host can take this run now: ${noHost}. Try again when a device is free (stopping another cloud device frees its slot).`);
+    await assertNoLiveLease(trx, { deviceId: device.id, now, exceptLease: input.under_lease });
+    // An active run on the device is 409 `device_busy`, before the 503s: asked here when a 503
+    // follows, and otherwise answered by the insert below, which the database refuses
+    // (cloud_runs_device_active_uq) while another run of the device is active.
+    if (!deps.config.runsEnabled || noHost !== null) {
+      if (await deviceHasActiveRun(trx, device.id)) throw deviceBusyWithRun('run');
+      if (!deps.config.runsEnabled) throw new RunsUnavailableError('Server-side runs are switched off on this service (RUNS_ENABLED=false). Try again later or ask the operator.');
+      throw new RunsUnavailableError(`No device host can take this run now: ${noHost}. Try again when a device is free (stopping another cloud device frees its slot).`);
+    }
     let run;
     try {
       run = await trx
@@ -92,7 +100,7 @@ export async function startRun(deps: StartDeps, ctx: ServiceContext, input: Star
         .returningAll()
         .executeTakeFirstOrThrow();
     } catch (error) {
-      // cloud_runs_device_active_uq: another start on this device won (the lock makes this rare).
+      // cloud_runs_device_active_uq: the device has an active run (another start won, or one was already running).
       if (isUniqueViolation(error)) throw deviceBusyWithRun('run');
       throw error;
     }

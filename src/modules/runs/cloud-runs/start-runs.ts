@@ -15,13 +15,14 @@ import type { ServiceContext } from '../../../core/context.js';
 import { NotFoundError } from '../../../core/errors.js';
 import { lockDeviceRows } from '../../../db/locks.js';
 import type { Database } from '../../../db/schema.js';
-import { deviceBusyWithRun, findOwnedDevices, runStartRefusals } from '../../devices/index.js';
+import { deviceBusyWithRun, findOwnedDevices, liveLeaseRefusals } from '../../devices/index.js';
 import { openHistories } from '../../executions/index.js';
 import { argumentWords } from '../arguments/command-line.js';
 import type { RunArgs } from '../arguments/merge.js';
 import { resolveRunArgs } from '../arguments/profile-args.js';
 import { bundleForMacro, type MacroBundle, pinRunBundles } from '../executor/bundle.js';
 import { CLOUD_RUN_JOB } from '../job/run-job.js';
+import { devicesWithActiveRun } from './active-run.js';
 import { NotACloudDeviceForRunError, RunsUnavailableError } from './errors.js';
 import { type CloudRunRecord, presentCloudRun } from './present.js';
 import { newExecutionId, type StartDeps, startRun } from './start-run.js';
@@ -102,7 +103,7 @@ async function checkOutside(deps: StartDeps, starts: BatchStart[], results: Batc
         const bundle = await bundleOf(userId, start.input.macro_id);
         let args: RunArgs = {};
         if (bundle.kind === 'python') {
-          args = await resolveRunArgs(db.kysely, { userId, deviceId: device.id, macroId: start.input.macro_id }, start.input.args as RunArgs | undefined);
+          args = await resolveRunArgs(db.kysely, { userId, macroId: start.input.macro_id, followedProfileId: device.profile_id }, start.input.args as RunArgs | undefined);
           argumentWords(args, 'body.args');
         }
         const noHost = deps.config.runsEnabled && deps.capacity ? await deps.capacity.refusal(device.id) : null;
@@ -124,7 +125,9 @@ async function insertRuns(deps: StartDeps, checked: Checked[], results: BatchSta
     const now = clock.now();
     const deviceIds = [...new Set(checked.map((c) => c.start.input.device_id))];
     const locked = await lockDeviceRows(trx, db.dialect, deviceIds);
-    const refusals = await runStartRefusals(trx, deviceIds, now);
+    // A live lease refuses a device's start, and an active run refuses it first (its message), as `startRun` answers.
+    const [refusals, running] = await Promise.all([liveLeaseRefusals(trx, deviceIds, now), devicesWithActiveRun(trx, deviceIds)]);
+    for (const deviceId of running) refusals.set(deviceId, deviceBusyWithRun('run'));
     const taken = new Set<number>();
     const accepted: (Checked & { device: NonNullable<ReturnType<typeof locked.get>> })[] = [];
     for (const c of checked) {

@@ -5,7 +5,9 @@
 // nothing for a run in flight; they go when the run record goes.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../../core/errors.js';
+import { ConflictError, ValidationError } from '../../../core/errors.js';
+import { currentSnapshotZip } from '../../code-sync/index.js';
+import { findOwnedMacro } from '../../macros/index.js';
 import { canonicalJson, sha256OfBytes } from '../blocks/canonical-json.js';
 import { countSteps } from '../blocks/program-types.js';
 import { parseBlockProgram } from '../blocks/validate.js';
@@ -31,8 +33,7 @@ export class MacroNotRunnableError extends ConflictError {
 
 /** What a run of the caller's macro would execute now; 404 when the macro is not theirs, 409 when it cannot run. */
 export async function bundleForMacro(db: Executor, userId: number, macroId: number): Promise<MacroBundle> {
-  const macro = await db.selectFrom('macros').select(['id', 'kind', 'blocks', 'name']).where('id', '=', macroId).where('user_id', '=', userId).executeTakeFirst();
-  if (!macro) throw new NotFoundError('No macro with this id.');
+  const macro = await findOwnedMacro(db, userId, macroId);
   if (macro.kind === 'block') {
     let program;
     try {
@@ -45,17 +46,10 @@ export async function bundleForMacro(db: Executor, userId: number, macroId: numb
     const content = Buffer.from(canonicalJson(program));
     return { kind: 'block', macroName: macro.name, content, bundleSha: sha256OfBytes(content), codeRef: null, entryPath: null };
   }
-  const snapshot = await db
-    .selectFrom('code_sync_state as s')
-    .innerJoin('code_snapshots as c', 'c.id', 's.snapshot_id')
-    .innerJoin('code_blobs as b', 'b.sha256', 'c.zip_sha256')
-    .select(['b.zip', 'c.worktree_hash', 'c.entry_path'])
-    .where('s.macro_id', '=', macroId)
-    .where('c.user_id', '=', userId)
-    .executeTakeFirst();
+  const snapshot = await currentSnapshotZip(db, userId, macroId);
   if (!snapshot) throw new MacroNotRunnableError('This code macro cannot run: its code was never synced. Upload a code snapshot first.');
-  const content = Buffer.from(snapshot.zip);
-  return { kind: 'python', macroName: macro.name, content, bundleSha: sha256OfBytes(content), codeRef: snapshot.worktree_hash, entryPath: snapshot.entry_path };
+  const content = snapshot.zip;
+  return { kind: 'python', macroName: macro.name, content, bundleSha: sha256OfBytes(content), codeRef: snapshot.worktreeHash, entryPath: snapshot.entryPath };
 }
 
 /** Stores the run's bundle; call it in the transaction that creates the run. */

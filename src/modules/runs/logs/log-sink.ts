@@ -2,6 +2,7 @@
 // reads, one batch per append, under the run history record of the same execution id.
 import type { Db } from '../../../db/database.js';
 import type { Clock } from '../../../lib/clock.js';
+import { historyRecordId } from '../../executions/index.js';
 import { appendLogBatch } from '../../run-logs/index.js';
 
 export interface LogSink {
@@ -11,16 +12,11 @@ export interface LogSink {
 
 /** The store's sink for the run history record `executionId` of `userId`; throws when there is no such record. */
 export async function runLogStoreSink(db: Pick<Db, 'kysely' | 'dialect'>, clock: Clock, run: { userId: number; executionId: string }): Promise<LogSink> {
-  const record = await db.kysely
-    .selectFrom('executions')
-    .select('id')
-    .where('user_id', '=', run.userId)
-    .where('execution_id', '=', run.executionId)
-    .executeTakeFirst();
-  if (!record) throw new Error(`no run history record ${run.executionId} to write logs under`);
+  const recordId = await historyRecordId(db.kysely, run.userId, run.executionId);
+  if (recordId === undefined) throw new Error(`no run history record ${run.executionId} to write logs under`);
   return {
     async append(lines) {
-      await appendLogBatch(db, record.id, lines, clock.now());
+      await appendLogBatch(db, recordId, lines, clock.now());
     },
   };
 }

@@ -70,14 +70,16 @@ async function codeProblems(deps: RunValidationDeps, ctx: ServiceContext, macroI
 async function validateRun(deps: RunValidationDeps, ctx: ServiceContext, input: ValidateRunInput) {
   const macro = await findOwnedMacro(deps.db, ctx.userId, input.macro_id);
   const problems: RunProblem[] = [];
+  let followedProfileId: number | null = null;
   if (input.device_id !== undefined) {
     const device = await findOwnedDevice(deps.db, ctx.userId, input.device_id);
     if (device.is_hosted !== 1) problems.push({ code: 'not_a_cloud_device', message: `Device ${device.id} is a local device; runs here need a cloud device.` });
+    followedProfileId = device.profile_id;
   }
   problems.push(...(macro.kind === 'block' ? await blockProblems(deps, ctx, macro.blocks) : await codeProblems(deps, ctx, macro.id)));
   if (input.args) {
     // The profile the run would use: the device's when it follows this macro, else the Default.
-    const profile = await loadProfileArgs(deps.db, { userId: ctx.userId, deviceId: input.device_id ?? 0, macroId: macro.id });
+    const profile = await loadProfileArgs(deps.db, { userId: ctx.userId, macroId: macro.id, followedProfileId });
     for (const name of Object.keys(input.args)) {
       if (name !== CLI_ARGS_KEY && !(name in profile.args)) {
         problems.push({ code: 'unknown_argument', path: `args.${name}`, message: `The argument ${name} is not defined by the ${profile.profileId === null ? 'macro (it has no settings profile)' : 'settings profile the run would use'}.` });

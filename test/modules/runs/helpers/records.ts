@@ -52,7 +52,9 @@ export async function insertCloudRun(db: Kysely<Database>, fields: CloudRunField
  */
 export async function createPinnedRun(db: Kysely<Database>, fields: { userId: number; deviceId: number; macroId: number; args?: Record<string, unknown> }) {
   const bundle = await bundleForMacro(db, fields.userId, fields.macroId);
-  const args = bundle.kind === 'python' ? await resolveRunArgs(db, fields, fields.args) : {};
+  const device = await db.selectFrom('devices').select('profile_id').where('id', '=', fields.deviceId).where('user_id', '=', fields.userId).executeTakeFirst();
+  const followedProfileId = device?.profile_id ?? null;
+  const args = bundle.kind === 'python' ? await resolveRunArgs(db, { userId: fields.userId, macroId: fields.macroId, followedProfileId }, fields.args) : {};
   return db.transaction().execute(async (trx) => {
     const now = Date.now();
     const run = await trx
