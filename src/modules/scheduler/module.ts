@@ -10,7 +10,7 @@ import type { ScheduleRuns, ScheduleTargets } from './ports.js';
 import { scheduleRoutes } from './routes.js';
 import { ScheduleService } from './service.js';
 import { scheduleStartJob } from './start-job.js';
-import { endLostStart, startOccurrences } from './start-occurrence.js';
+import { startOccurrences } from './start-occurrence.js';
 
 export interface SchedulerModuleDeps extends ModuleDeps, ScheduleTargets {
   log: JobLog;
@@ -37,14 +37,14 @@ export interface SchedulerWorker {
 export function createSchedulerWorker(deps: SchedulerModuleDeps & { name?: string; fireOnly?: boolean }): SchedulerWorker {
   const { db, clock, log, name } = deps;
   const kind = scheduleFireJob(deps.config);
-  const startDeps = { db, clock, log, runs: deps.runs };
+  const startDeps = { db, clock, log, runs: deps.runs, config: deps.config };
   const starts = new JobWorker({
     db,
     clock,
     log,
     kind: scheduleStartJob(deps.config),
     name,
-    handlers: { runBatch: (jobs) => startOccurrences(startDeps, jobs), lapsed: (lease) => endLostStart(startDeps, lease) },
+    handlers: { runBatch: (jobs) => startOccurrences(startDeps, jobs) },
   });
   const passDeps = { db, clock, log, kind, config: deps.config, targets: deps, runs: deps.runs, onRecorded: () => starts.nudge() };
   const fire = new JobWorker({ db, clock, log, kind, name, handlers: { runBatch: (jobs) => firePasses(passDeps, jobs) } });

@@ -4,9 +4,10 @@
 //   payload  the occurrence and what its schedule runs (owner, macro, arguments) while the claim holds it
 //   lease    60 s; a start ends well inside it (the time-out, 30 s, covers asking a device host)
 //   timeout  30 s
-//   retry    none, and a lapsed lease is never claimed again: the run may have started before
-//            its worker died, so the occurrence ends `skipped`, `worker_lost` (start-occurrence.ts)
-//            rather than risk a second run for one fire time
+//   retry    on lapse the occurrence is simply claimed again: its outcome is written in the
+//            transaction that starts its run, and only while the writer's lease holds, so one
+//            still `pending` has no run, and a worker whose lease lapsed mid-start has its run
+//            undone (start-occurrence.ts); no fire time starts twice, none is lost
 //   batch    up to SCHEDULER_BATCH (100) occurrences per job: one read, their runs started through
 //            the cloud-run service's batched start, their outcomes in one transaction
 //            (start-occurrence.ts): at a busy minute, statements per start limited how soon the
@@ -33,7 +34,7 @@ export function scheduleStartJob(config: ScheduleJobSettings) {
     renewEveryMs: null,
     timeoutMs: 30_000,
     retry: NO_RETRY,
-    onLapse: 'lapsed',
+    onLapse: 'retry',
     concurrency: config.schedulerConcurrency,
     pollMs: config.schedulerPollMs,
   });

@@ -1,15 +1,19 @@
-// Starting the runs of recorded occurrences (the start job, start-job.ts), a batch at a time:
+// Starting the runs of recorded occurrences (the start job, start-job.ts), a batch at a time,
 // through the cloud-run service's batched start, which answers each as the route's own front
-// door would; a refusal is recorded as `skipped` with its
-// code (`device_busy`, `not_found` for a macro deleted since the fire time, …). The result is
-// written whether or not the lease still holds: if the lease lapsed and recovery already wrote
-// `worker_lost`, the run did in fact start (or was refused), and what happened wins.
+// door would. Each outcome is written in the transaction that starts its run: `started` with
+// its run, or `skipped` with the refusal's code (`device_busy`, `not_found` for a macro deleted
+// since the fire time, …). So an occurrence still `pending` has no run, whatever happened to
+// the worker that held it: when its lease lapses it is simply claimed again, and started once.
+// The write holds only while this worker's lease does; when another worker has taken the
+// occurrence meanwhile, the write refuses and its run is undone with it, so no fire time
+// starts two runs. An occurrence that waited past SCHEDULE_MISFIRE_GRACE_S (every worker
+// down) is `missed`, `past_grace`, as the fire pass records a fire time found that late.
+import { type Kysely, sql } from 'kysely';
+import type { Config } from '../../config.js';
 import { type ServiceContext, workerContext } from '../../core/context.js';
 import { AppError, NotFoundError } from '../../core/errors.js';
-import { type Kysely, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { Lease } from '../../db/jobs/kind.js';
 import type { JobLog, RunningJob } from '../../db/jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ScheduleRuns } from './ports.js';
@@ -20,6 +24,7 @@ export interface StartOccurrenceDeps {
   clock: Clock;
   log: JobLog;
   runs: ScheduleRuns;
+  config: Pick<Config, 'scheduleMisfireGraceMs'>;
 }
 
 /** The owner's context for the work a schedule does on their behalf at one fire time. */
@@ -27,61 +32,76 @@ export function ownerContext(userId: number, scheduleId: number, fireAt: number)
   return workerContext(userId, `schedule:${scheduleId}:${fireAt}`);
 }
 
-/** A batch of held occurrences: their runs started together, their outcomes written in one transaction. */
+type Settled = { outcome: 'started' | 'skipped' | 'missed'; reason: string | null; execution_id: string | null; run_id: number | null };
+
+/** The held occurrence's row, its lease and what it ended as. */
+interface Outcome {
+  id: number;
+  token: string;
+  result: Settled;
+}
+
+class LeaseLostError extends Error {
+  constructor() {
+    super('another worker holds this occurrence now: its run is not started here');
+  }
+}
+
+/** A batch of held occurrences: their runs started together, each outcome written with its run. */
 export async function startOccurrences(deps: StartOccurrenceDeps, jobs: RunningJob<HeldOccurrence>[]): Promise<void> {
-  const results = new Map<number, Settled>();
-  const startable = jobs.filter(({ payload }) => {
+  const now = deps.clock.now();
+  const early: Outcome[] = [];
+  const startable = jobs.filter(({ payload, lease }) => {
+    const outcome = (result: Settled) => early.push({ id: payload.id, token: lease.token, result });
+    if (now - payload.fire_at >= deps.config.scheduleMisfireGraceMs) outcome({ outcome: 'missed', reason: 'past_grace', execution_id: null, run_id: null });
     // The schedule lost its macro (deleted) after the fire time: nothing to run.
-    if (payload.macro_id !== null) return true;
-    results.set(payload.id, refused(deps, payload, new NotFoundError('The macro was deleted.')));
+    else if (payload.macro_id === null) outcome(refused(deps, payload, new NotFoundError('The macro was deleted.')));
+    else return true;
     return false;
   });
-  const answers = await deps.runs.startMany(
+  if (early.length > 0) await deps.db.kysely.transaction().execute((trx) => settle(trx, deps.clock.now(), early));
+  if (startable.length === 0) return;
+  await deps.runs.startMany(
     startable.map(({ payload }) => ({
       ctx: ownerContext(payload.user_id, payload.schedule_id, payload.fire_at),
       input: { device_id: payload.device_id, macro_id: payload.macro_id as number, ...(payload.args === null ? {} : { args: JSON.parse(payload.args) as Record<string, unknown> }) },
     })),
+    (trx, answers) =>
+      settle(
+        trx,
+        deps.clock.now(),
+        answers.map(({ index, answer }) => {
+          const { payload, lease } = startable[index]!;
+          const result: Settled = 'run' in answer ? { outcome: 'started', reason: null, execution_id: answer.run.execution_id, run_id: answer.run.id } : refused(deps, payload, answer.error);
+          return { id: payload.id, token: lease.token, result };
+        }),
+      ),
   );
-  startable.forEach(({ payload }, i) => {
-    const answer = answers[i]!;
-    results.set(payload.id, 'run' in answer ? { outcome: 'started', reason: null, execution_id: answer.run.execution_id, run_id: answer.run.id } : refused(deps, payload, answer.error));
-  });
-  await settleAll(deps.db.kysely, deps.clock.now(), results);
 }
 
 function refused(deps: StartOccurrenceDeps, occurrence: HeldOccurrence, error: unknown): Settled {
+  if (error instanceof LeaseLostError) return { outcome: 'skipped', reason: 'lease_lost', execution_id: null, run_id: null };
   if (!(error instanceof AppError)) deps.log.error({ err: error, schedule: occurrence.schedule_id, device: occurrence.device_id }, 'a scheduled run could not be started');
   return { outcome: 'skipped', reason: error instanceof AppError ? error.code : 'start_failed', execution_id: null, run_id: null };
 }
 
-/** Recovery of a lapsed start: its worker died mid-start, so the run is not started again. */
-export async function endLostStart(deps: Pick<StartOccurrenceDeps, 'db' | 'clock'>, lease: Lease): Promise<void> {
-  await deps.db.kysely
-    .updateTable('schedule_occurrences')
-    .set({ outcome: 'skipped', reason: 'worker_lost', locked_until: null, locked_by: null, updated_at: deps.clock.now() })
-    .where('id', '=', lease.id)
-    .where('locked_by', '=', lease.token)
-    .where('outcome', '=', 'pending')
-    .execute();
-}
-
-type Settled = { outcome: 'started' | 'skipped'; reason: string | null; execution_id: string | null; run_id: number | null };
-
-/** Which rows a result is written to: still waiting, or ended `worker_lost` by recovery while the start went on. */
-const SETTLEABLE = sql`(o.outcome = 'pending' or (o.outcome = 'skipped' and o.reason = 'worker_lost'))`;
-
 /**
- * Every result of a batch in one statement: an update from a list of (id, outcome, reason,
- * execution id, run id) rows, written as a UNION ALL of selects, which both engines read (the
- * casts give PostgreSQL the columns' types where a value is null).
+ * Outcomes in one statement, each only while its lease still holds the occurrence: an update
+ * from a list of (id, lease, outcome, reason, execution id, run id) rows, written as a UNION ALL
+ * of selects, which both engines read (the casts give PostgreSQL the columns' types where a
+ * value is null; SQLite's RETURNING names no table, hence `occurrence_id`). A `started` outcome whose lease is gone throws, undoing its run.
  */
-async function settleAll(db: Kysely<Database>, now: number, results: Map<number, Settled>): Promise<void> {
-  if (results.size === 0) return;
-  const rows = [...results].map(
-    ([id, r]) => sql`select cast(${id} as bigint) as id, cast(${r.outcome} as text) as outcome, cast(${r.reason} as text) as reason, cast(${r.execution_id} as text) as execution_id, cast(${r.run_id} as bigint) as run_id`,
+async function settle(db: Kysely<Database>, now: number, outcomes: Outcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const rows = outcomes.map(
+    ({ id, token, result: r }) =>
+      sql`select cast(${id} as bigint) as occurrence_id, cast(${token} as text) as token, cast(${r.outcome} as text) as outcome, cast(${r.reason} as text) as reason, cast(${r.execution_id} as text) as execution_id, cast(${r.run_id} as bigint) as run_id`,
   );
-  await sql`update schedule_occurrences as o
+  const written = await sql<{ id: number }>`update schedule_occurrences as o
     set outcome = v.outcome, reason = v.reason, execution_id = v.execution_id, run_id = v.run_id, locked_until = null, locked_by = null, updated_at = ${now}
     from (${sql.join(rows, sql` union all `)}) as v
-    where o.id = v.id and ${SETTLEABLE}`.execute(db);
+    where o.id = v.occurrence_id and o.locked_by = v.token and o.outcome = 'pending'
+    returning id`.execute(db);
+  const kept = new Set(written.rows.map((row) => Number(row.id)));
+  if (outcomes.some(({ id, result }) => result.outcome === 'started' && !kept.has(id))) throw new LeaseLostError();
 }

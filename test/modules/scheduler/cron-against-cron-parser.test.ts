@@ -84,15 +84,16 @@ function theirTimes(cron: string, zone: string, from: number, until: number): nu
 }
 
 /**
- * Zones where cron-parser's iterator is wrong, not ours: after Lord Howe's half-hour change back
- * in April it stops firing at the local times it still says match (`includesDate`), for the rest
- * of the standard-time season. Our times there are still checked one by one (below).
+ * Where cron-parser's iterator is wrong, not ours: after some daylight-saving changes it stops
+ * firing at local times its own matcher says match (`includesDate`): Lord Howe's half-hour
+ * change back in April, and a change at local midnight (America/Godthab, from 2026-03-28, gave
+ * it no time at all for a rule firing at midnight every other day). A time only in our list is
+ * therefore explained when cron-parser's matcher accepts it; each of ours is also checked one
+ * by one (below), and a time only in cron-parser's list still needs a rule of §14.
  */
-const CRON_PARSER_MISSES = new Set(['Australia/Lord_Howe']);
-
 /** Why a fire time is in one list and not the other, or null when nothing in §14 explains it. */
 function explained(at: number, onlyTheirs: boolean, cron: string, zone: string): string | null {
-  if (!onlyTheirs) return CRON_PARSER_MISSES.has(zone) && matcher(cron, zone).includesDate(new Date(at)) ? 'cron-parser misses a matching time' : null;
+  if (!onlyTheirs) return matcher(cron, zone).includesDate(new Date(at)) ? 'cron-parser misses a matching time' : null;
   const matches = matcher(cron, zone).includesDate(new Date(at));
   if (matches && shownBefore(at, zone)) return 'repeated local time fires once';
   // cron-parser moved a skipped local time past the gap: its wall clock no longer matches, just after a forward change.

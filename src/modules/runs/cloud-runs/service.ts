@@ -8,7 +8,7 @@ import type { RunCapacity } from './capacity.js';
 import type { CloudRunRecord } from './present.js';
 import type { CloudRunParamsInput, StartRunInput } from './schemas.js';
 import { startRun } from './start-run.js';
-import { type BatchStart, type BatchStarted, startRuns } from './start-runs.js';
+import { type BatchStart, type BatchStarted, type RecordStarts, startRuns } from './start-runs.js';
 import { getRun, runStates, stopActiveRunOnDevice, stopRun } from './stop-run.js';
 
 export interface CloudRunDeps {
@@ -22,9 +22,10 @@ export interface CloudRunService {
   start(ctx: ServiceContext, input: StartRunInput): Promise<CloudRunRecord>;
   /**
    * Many starts at once, each as `start` would answer it (its run, or the error `start` would
-   * throw), in a few statements for the whole batch: the scheduler's start job.
+   * throw), in a few statements for the whole batch: the scheduler's start job. `record` writes
+   * the caller's own rows in the transaction that starts the runs (start-runs.ts).
    */
-  startMany(starts: BatchStart[]): Promise<BatchStarted[]>;
+  startMany(starts: BatchStart[], record?: RecordStarts): Promise<BatchStarted[]>;
   /** `id` is the run's numeric id or its `execution_id`. */
   get(ctx: ServiceContext, input: CloudRunParamsInput): Promise<CloudRunRecord>;
   /** The states of those of the caller's runs among `ids` that exist, by id (the scheduler's failure streak). */
@@ -37,7 +38,7 @@ export interface CloudRunService {
 export function cloudRunService(deps: CloudRunDeps): CloudRunService {
   return {
     start: (ctx, input) => startRun(deps, ctx, input),
-    startMany: (starts) => startRuns(deps, starts),
+    startMany: (starts, record) => startRuns(deps, starts, record),
     get: (ctx, { id }) => getRun(deps, ctx, id),
     states: (ctx, ids) => runStates(deps, ctx, ids),
     stop: (ctx, { id }) => stopRun(deps, ctx, id),

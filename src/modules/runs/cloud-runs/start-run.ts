@@ -2,11 +2,13 @@
 // transaction that creates the run, pins what it runs and creates its history record
 // (status running), so the run and its history never disagree. The run job takes it from
 // there; the wake-up reaches workers when the transaction commits.
+import type { Transaction } from 'kysely';
 import type { Config } from '../../../config.js';
 import type { ServiceContext } from '../../../core/context.js';
 import { NotFoundError } from '../../../core/errors.js';
 import { type Db, isUniqueViolation } from '../../../db/database.js';
 import { lockDeviceRow } from '../../../db/locks.js';
+import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../../lib/clock.js';
 import { randomHex } from '../../../lib/crypto.js';
 import { assertNoLiveLease, deviceBusyWithRun, findOwnedDevice } from '../../devices/index.js';
@@ -33,7 +35,10 @@ export interface StartDeps {
 /** A cloud run's execution id: only this mints `cr_` ids, and reports refuse the prefix (executions/report.ts relies on both). */
 export const newExecutionId = () => `cr_${randomHex(12)}`;
 
-export async function startRun(deps: StartDeps, ctx: ServiceContext, input: StartRunInput): Promise<CloudRunRecord> {
+/** What the caller writes in the start's own transaction (the scheduler: its occurrence's outcome), so the two commit or fail together. */
+export type RecordStarted = (trx: Transaction<Database>, run: CloudRunRecord) => Promise<void>;
+
+export async function startRun(deps: StartDeps, ctx: ServiceContext, input: StartRunInput, record?: RecordStarted): Promise<CloudRunRecord> {
   const { db, clock } = deps;
   const { userId } = ctx;
   // 404, 404 not_a_cloud_device, 404 (macro), 409 macro_not_runnable: read outside the
@@ -109,7 +114,9 @@ export async function startRun(deps: StartDeps, ctx: ServiceContext, input: Star
       startedAt: now,
       now,
     });
+    const started = presentCloudRun(run);
+    await record?.(trx, started);
     await db.wakeup.notify(trx, CLOUD_RUN_JOB);
-    return presentCloudRun(run);
+    return started;
   });
 }

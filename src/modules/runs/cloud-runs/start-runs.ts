@@ -6,9 +6,15 @@
 // read and writes every run, bundle, history record and counter in one insert each.
 // A batch whose transaction fails as a whole starts its runs one at a time, so one bad row
 // stops only itself. A single start (the route, a tool) still takes `startRun`.
+// `record` is the caller's write in the same transactions (the scheduler's occurrence
+// outcomes): a run and its record commit together or not at all, so a worker that dies
+// mid-batch leaves nothing started that its record does not say, and a record that throws
+// (a lease lost to another worker) undoes the runs it would have named.
+import type { Transaction } from 'kysely';
 import type { ServiceContext } from '../../../core/context.js';
 import { NotFoundError } from '../../../core/errors.js';
 import { lockDeviceRows } from '../../../db/locks.js';
+import type { Database } from '../../../db/schema.js';
 import { deviceBusyWithRun, findOwnedDevices, liveLeaseRefusals } from '../../devices/index.js';
 import { openHistories } from '../../executions/index.js';
 import { argumentWords } from '../arguments/command-line.js';
@@ -29,6 +35,9 @@ export interface BatchStart {
 /** Each start's run, or the error its own start would have thrown. */
 export type BatchStarted = { run: CloudRunRecord } | { error: unknown };
 
+/** The caller's write, in the transaction that starts the runs: every answer known by then, by start index. */
+export type RecordStarts = (trx: Transaction<Database>, answers: { index: number; answer: BatchStarted }[]) => Promise<void>;
+
 interface Checked {
   index: number;
   start: BatchStart;
@@ -37,25 +46,31 @@ interface Checked {
   noHost: string | null;
 }
 
-export async function startRuns(deps: StartDeps, starts: BatchStart[]): Promise<BatchStarted[]> {
+export async function startRuns(deps: StartDeps, starts: BatchStart[], record?: RecordStarts): Promise<BatchStarted[]> {
   const results: BatchStarted[] = new Array(starts.length);
   const checked = await checkOutside(deps, starts, results);
-  if (checked.length > 0) {
-    try {
-      const runs = await insertRuns(deps, checked, results);
-      for (const [index, run] of runs) results[index] = { run };
-    } catch {
-      // The batch as a whole failed (a race the locks did not foresee, a lost connection):
-      // one at a time, each start answers for itself.
-      await Promise.all(
-        checked.map(async ({ index, start }) => {
-          results[index] = await startRun(deps, start.ctx, start.input).then(
-            (run) => ({ run }),
-            (error: unknown) => ({ error }),
-          );
-        }),
-      );
-    }
+  const answered = (indexes: number[]) => indexes.map((index) => ({ index, answer: results[index]! }));
+  const refusedBefore = starts.flatMap((_, index) => (results[index] === undefined ? [] : [index]));
+  if (checked.length === 0 && !record) return results;
+  try {
+    const runs = await insertRuns(deps, checked, results, record ? (trx, inTransaction) => record(trx, [...answered(refusedBefore), ...inTransaction]) : undefined);
+    for (const [index, run] of runs) results[index] = { run };
+  } catch {
+    // The batch as a whole failed (a race the locks did not foresee, a lost connection, a
+    // record that refused): one at a time, each start answers and records for itself.
+    for (const { index } of checked) delete results[index];
+    await Promise.all(
+      checked.map(async ({ index, start }) => {
+        const own = record ? (trx: Transaction<Database>, run: CloudRunRecord) => record(trx, [{ index, answer: { run } }]) : undefined;
+        results[index] = await startRun(deps, start.ctx, start.input, own).then(
+          (run) => ({ run }),
+          (error: unknown) => ({ error }),
+        );
+      }),
+    );
+    // The refusals write nothing of the runs module's: recorded together afterwards.
+    const refused = starts.flatMap((_, index) => ('error' in results[index]! ? [index] : []));
+    if (record && refused.length > 0) await deps.db.kysely.transaction().execute((trx) => record(trx, answered(refused)));
   }
   return results;
 }
@@ -103,9 +118,10 @@ async function checkOutside(deps: StartDeps, starts: BatchStart[], results: Batc
 }
 
 /** The transaction: the devices locked and checked, then every accepted run written. Answers the runs by start index. */
-async function insertRuns(deps: StartDeps, checked: Checked[], results: BatchStarted[]): Promise<Map<number, CloudRunRecord>> {
+async function insertRuns(deps: StartDeps, checked: Checked[], results: BatchStarted[], record?: RecordStarts): Promise<Map<number, CloudRunRecord>> {
   const { db, clock } = deps;
   return db.kysely.transaction().execute(async (trx) => {
+    const refusedHere: number[] = [];
     const now = clock.now();
     const deviceIds = [...new Set(checked.map((c) => c.start.input.device_id))];
     const locked = await lockDeviceRows(trx, db.dialect, deviceIds);
@@ -127,13 +143,18 @@ async function insertRuns(deps: StartDeps, checked: Checked[], results: BatchSta
       else if (c.noHost !== null) error = new RunsUnavailableError(`No device host can take this run now: ${c.noHost}. Try again when a device is free (stopping another cloud device frees its slot).`);
       if (error !== undefined || !device) {
         results[c.index] = { error };
+        refusedHere.push(c.index);
         continue;
       }
       taken.add(device_id);
       accepted.push({ ...c, device });
     }
     const runs = new Map<number, CloudRunRecord>();
-    if (accepted.length === 0) return runs;
+    const refusedInside = refusedHere.map((index) => ({ index, answer: results[index]! }));
+    if (accepted.length === 0) {
+      await record?.(trx, refusedInside);
+      return runs;
+    }
     const named = accepted.map((a) => ({ ...a, executionId: newExecutionId() }));
     const rows = await trx
       .insertInto('cloud_runs')
@@ -171,8 +192,9 @@ async function insertRuns(deps: StartDeps, checked: Checked[], results: BatchSta
       trx,
       written.map((w) => ({ userId: w.start.ctx.userId, executionId: w.run.execution_id, type: w.bundle.kind, macro: { id: w.start.input.macro_id, name: w.bundle.macroName }, device: w.device, startedAt: now, now })),
     );
-    await db.wakeup.notify(trx, CLOUD_RUN_JOB);
     for (const w of written) runs.set(w.index, presentCloudRun(w.run));
+    await record?.(trx, [...refusedInside, ...[...runs].map(([index, run]) => ({ index, answer: { run } }))]);
+    await db.wakeup.notify(trx, CLOUD_RUN_JOB);
     return runs;
   });
 }
