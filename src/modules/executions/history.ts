@@ -52,31 +52,36 @@ export interface OpenHistory {
  * its device. Undefined when a record with this execution id exists (a concurrent first
  * report won the insert). Emits no event: the caller says when the run started.
  */
-export async function openHistory(trx: Trx, input: OpenHistory): Promise<RunRow | undefined> {
+/** The record a run opens with: running, or already ended for a run reported only once it had. */
+function historyRow(input: OpenHistory) {
   const { end } = input;
+  return {
+    user_id: input.userId,
+    execution_id: input.executionId,
+    status: end?.status ?? ('running' as const),
+    macro_id: input.macro.id,
+    macro_name: input.macro.name,
+    device_id: input.device.id,
+    device_name: input.device.name,
+    device_port: input.device.port,
+    group_id: input.device.group_id,
+    execution_type: input.type,
+    started_at: input.startedAt,
+    ended_at: end?.endedAt ?? null,
+    duration_ms: end ? end.endedAt - input.startedAt : null,
+    exit_code: end?.exitCode ?? null,
+    error_message: end?.errorMessage ?? null,
+    proxy_exit_ip: input.proxy?.proxy_exit_ip ?? null,
+    proxy_country: input.proxy?.proxy_country ?? null,
+    created_at: input.now,
+    updated_at: input.now,
+  };
+}
+
+export async function openHistory(trx: Trx, input: OpenHistory): Promise<RunRow | undefined> {
   const row = await trx
     .insertInto('executions')
-    .values({
-      user_id: input.userId,
-      execution_id: input.executionId,
-      status: end?.status ?? 'running',
-      macro_id: input.macro.id,
-      macro_name: input.macro.name,
-      device_id: input.device.id,
-      device_name: input.device.name,
-      device_port: input.device.port,
-      group_id: input.device.group_id,
-      execution_type: input.type,
-      started_at: input.startedAt,
-      ended_at: end?.endedAt ?? null,
-      duration_ms: end ? end.endedAt - input.startedAt : null,
-      exit_code: end?.exitCode ?? null,
-      error_message: end?.errorMessage ?? null,
-      proxy_exit_ip: input.proxy?.proxy_exit_ip ?? null,
-      proxy_country: input.proxy?.proxy_country ?? null,
-      created_at: input.now,
-      updated_at: input.now,
-    })
+    .values(historyRow(input))
     .onConflict((oc) => oc.columns(['user_id', 'execution_id']).doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -89,41 +94,14 @@ export async function openHistory(trx: Trx, input: OpenHistory): Promise<RunRow 
 /**
  * `openHistory` for many new runs at once (the scheduler's batched starts): one insert for the
  * records, one for their counters, one for their devices' counts. Every execution id is new
- * (the caller made them), so none is skipped; the records come back in the inputs' order.
+ * (the caller made them), so none is skipped.
  */
-export async function openHistories(trx: Trx, inputs: OpenHistory[]): Promise<RunRow[]> {
-  if (inputs.length === 0) return [];
-  const rows = await trx
-    .insertInto('executions')
-    .values(
-      inputs.map((input) => ({
-        user_id: input.userId,
-        execution_id: input.executionId,
-        status: 'running' as const,
-        macro_id: input.macro.id,
-        macro_name: input.macro.name,
-        device_id: input.device.id,
-        device_name: input.device.name,
-        device_port: input.device.port,
-        group_id: input.device.group_id,
-        execution_type: input.type,
-        started_at: input.startedAt,
-        ended_at: null,
-        duration_ms: null,
-        exit_code: null,
-        error_message: null,
-        proxy_exit_ip: null,
-        proxy_country: null,
-        created_at: input.now,
-        updated_at: input.now,
-      })),
-    )
-    .returningAll()
-    .execute();
-  await countRuns(trx, inputs.map((input) => ({ userId: input.userId, status: 'running' as const })));
+export async function openHistories(trx: Trx, inputs: OpenHistory[]): Promise<void> {
+  if (inputs.length === 0) return;
+  const rows = inputs.map(historyRow);
+  await trx.insertInto('executions').values(rows).execute();
+  await countRuns(trx, rows.map((row) => ({ userId: row.user_id, status: row.status })));
   await countDeviceRuns(trx, inputs.map((input) => ({ userId: input.userId, deviceId: input.device.id })));
-  const byId = new Map(rows.map((row) => [row.execution_id, row]));
-  return inputs.map((input) => byId.get(input.executionId) as RunRow);
 }
 
 /** Fills in the proxy's exit on a running record; undefined when it is no longer running. */

@@ -16,7 +16,7 @@ import { openHistory } from '../../executions/index.js';
 import { argumentWords } from '../arguments/command-line.js';
 import type { RunArgs } from '../arguments/merge.js';
 import { resolveRunArgs } from '../arguments/profile-args.js';
-import { bundleForMacro, pinRunBundle } from '../executor/bundle.js';
+import { bundleForMacro, type MacroBundle, pinRunBundle } from '../executor/bundle.js';
 import { CLOUD_RUN_JOB } from '../job/run-job.js';
 import { deviceHasActiveRun } from './active-run.js';
 import type { RunCapacity } from './capacity.js';
@@ -34,6 +34,36 @@ export interface StartDeps {
 
 /** A cloud run's execution id: only this mints `cr_` ids, and reports refuse the prefix (executions/report.ts relies on both). */
 export const newExecutionId = () => `cr_${randomHex(12)}`;
+
+/** 503 `runs_unavailable`: runs switched off, else no host can take the device (`noHost` says why). */
+export function runsUnavailable(runsEnabled: boolean, noHost: string | null): RunsUnavailableError {
+  if (!runsEnabled) return new RunsUnavailableError('Server-side runs are switched off on this service (RUNS_ENABLED=false). Try again later or ask the operator.');
+  return new RunsUnavailableError(`No device host can take this run now: ${noHost}. Try again when a device is free (stopping another cloud device frees its slot).`);
+}
+
+/** A new run's row, `launching`, with what it runs pinned: the single and the batched start write the same. */
+export function launchingRun(run: { userId: number; executionId: string; deviceId: number; macroId: number; bundle: MacroBundle; args: RunArgs; now: number }) {
+  return {
+    user_id: run.userId,
+    execution_id: run.executionId,
+    device_id: run.deviceId,
+    macro_id: run.macroId,
+    macro_kind: run.bundle.kind,
+    state: 'launching' as const,
+    state_message: null,
+    args: JSON.stringify(run.args),
+    entry_path: run.bundle.entryPath,
+    bundle_sha: run.bundle.bundleSha,
+    code_ref: run.bundle.codeRef,
+    token_hash: null,
+    started_at: null,
+    finished_at: null,
+    locked_until: null,
+    locked_by: null,
+    created_at: run.now,
+    updated_at: run.now,
+  };
+}
 
 /** What the caller writes in the start's own transaction (the scheduler: its occurrence's outcome), so the two commit or fail together. */
 export type RecordStarted = (trx: Transaction<Database>, run: CloudRunRecord) => Promise<void>;
@@ -70,33 +100,13 @@ export async function startRun(deps: StartDeps, ctx: ServiceContext, input: Star
     // (cloud_runs_device_active_uq) while another run of the device is active.
     if (!deps.config.runsEnabled || noHost !== null) {
       if (await deviceHasActiveRun(trx, device.id)) throw deviceBusyWithRun('run');
-      if (!deps.config.runsEnabled) throw new RunsUnavailableError('Server-side runs are switched off on this service (RUNS_ENABLED=false). Try again later or ask the operator.');
-      throw new RunsUnavailableError(`No device host can take this run now: ${noHost}. Try again when a device is free (stopping another cloud device frees its slot).`);
+      throw runsUnavailable(deps.config.runsEnabled, noHost);
     }
     let run;
     try {
       run = await trx
         .insertInto('cloud_runs')
-        .values({
-          user_id: userId,
-          execution_id: newExecutionId(),
-          device_id: device.id,
-          macro_id: input.macro_id,
-          macro_kind: bundle.kind,
-          state: 'launching',
-          state_message: null,
-          args: JSON.stringify(args),
-          entry_path: bundle.entryPath,
-          bundle_sha: bundle.bundleSha,
-          code_ref: bundle.codeRef,
-          token_hash: null,
-          started_at: null,
-          finished_at: null,
-          locked_until: null,
-          locked_by: null,
-          created_at: now,
-          updated_at: now,
-        })
+        .values(launchingRun({ userId, executionId: newExecutionId(), deviceId: device.id, macroId: input.macro_id, bundle, args, now }))
         .returningAll()
         .executeTakeFirstOrThrow();
     } catch (error) {

@@ -23,9 +23,9 @@ import { resolveRunArgs } from '../arguments/profile-args.js';
 import { bundleForMacro, type MacroBundle, pinRunBundles } from '../executor/bundle.js';
 import { CLOUD_RUN_JOB } from '../job/run-job.js';
 import { devicesWithActiveRun } from './active-run.js';
-import { NotACloudDeviceForRunError, RunsUnavailableError } from './errors.js';
+import { NotACloudDeviceForRunError } from './errors.js';
 import { type CloudRunRecord, presentCloudRun } from './present.js';
-import { newExecutionId, type StartDeps, startRun } from './start-run.js';
+import { launchingRun, newExecutionId, runsUnavailable, type StartDeps, startRun } from './start-run.js';
 
 export interface BatchStart {
   ctx: ServiceContext;
@@ -139,8 +139,7 @@ async function insertRuns(deps: StartDeps, checked: Checked[], results: BatchSta
       else if (refusals.has(device_id)) error = refusals.get(device_id);
       // Two starts on one device in one batch: the first is the device's active run.
       else if (taken.has(device_id)) error = deviceBusyWithRun('run');
-      else if (!deps.config.runsEnabled) error = new RunsUnavailableError('Server-side runs are switched off on this service (RUNS_ENABLED=false). Try again later or ask the operator.');
-      else if (c.noHost !== null) error = new RunsUnavailableError(`No device host can take this run now: ${c.noHost}. Try again when a device is free (stopping another cloud device frees its slot).`);
+      else if (!deps.config.runsEnabled || c.noHost !== null) error = runsUnavailable(deps.config.runsEnabled, c.noHost);
       if (error !== undefined || !device) {
         results[c.index] = { error };
         refusedHere.push(c.index);
@@ -159,26 +158,7 @@ async function insertRuns(deps: StartDeps, checked: Checked[], results: BatchSta
     const rows = await trx
       .insertInto('cloud_runs')
       .values(
-        named.map(({ start, bundle, args, device, executionId }) => ({
-          user_id: start.ctx.userId,
-          execution_id: executionId,
-          device_id: device.id,
-          macro_id: start.input.macro_id,
-          macro_kind: bundle.kind,
-          state: 'launching' as const,
-          state_message: null,
-          args: JSON.stringify(args),
-          entry_path: bundle.entryPath,
-          bundle_sha: bundle.bundleSha,
-          code_ref: bundle.codeRef,
-          token_hash: null,
-          started_at: null,
-          finished_at: null,
-          locked_until: null,
-          locked_by: null,
-          created_at: now,
-          updated_at: now,
-        })),
+        named.map(({ start, bundle, args, device, executionId }) => launchingRun({ userId: start.ctx.userId, executionId, deviceId: device.id, macroId: start.input.macro_id, bundle, args, now })),
       )
       .returningAll()
       .execute();
