@@ -7,7 +7,7 @@
 // (stored once for every trace, migration 0029) that no trace shows any more.
 import { randomBytes } from 'node:crypto';
 import type { BackgroundWorker } from '../../../core/worker.js';
-import type { Db } from '../../../db/database.js';
+import { type Db, isForeignKeyViolation } from '../../../db/database.js';
 import { tryTakeNamedLock } from '../../../db/named-locks.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { TraceLog } from './run-tracing.js';
@@ -38,7 +38,7 @@ export async function sweepTraces(deps: TraceSweepDeps, holder: string, everyMs 
     deleted += n;
     if (n < BATCH) break;
   }
-  await sweepPictures(deps.db);
+  await sweepPictures(deps);
   return deleted;
 }
 
@@ -47,12 +47,14 @@ export async function sweepTraces(deps: TraceSweepDeps, holder: string, everyMs 
  * deleted run let go. A writer showing one again at this moment makes the delete fail on its
  * foreign key; the round then stops, and the next one deletes what is still unshown.
  */
-async function sweepPictures(db: Db): Promise<void> {
+async function sweepPictures(deps: TraceSweepDeps): Promise<void> {
   for (let i = 0; i < MAX_BATCHES; i += 1) {
     let n: number;
     try {
-      n = await deleteUnshownPictures(db.kysely, BATCH);
-    } catch {
+      n = await deleteUnshownPictures(deps.db.kysely, BATCH);
+    } catch (error) {
+      // The race above is expected; anything else is said, and the next round tries again.
+      if (!isForeignKeyViolation(error)) deps.log.warn({ err: error }, 'sweeping unshown trace pictures failed; retrying next round');
       return;
     }
     if (n < BATCH) return;
