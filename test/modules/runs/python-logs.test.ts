@@ -26,8 +26,8 @@ afterAll(async () => {
 
 async function startRun(macro: string | Buffer) {
   const executionId = newExecutionId();
-  await insertHistoryRecord(t.db.kysely, user.id, executionId);
-  const logs = new LogShipper(await runLogStoreSink(t.db, t.clock, { userId: user.id, executionId }));
+  const recordId = await insertHistoryRecord(t.db.kysely, user.id, executionId);
+  const logs = new LogShipper(runLogStoreSink(t.db, t.clock, recordId));
   const done = runPython(runnerSettings(), { executionId, zip: zipOf({ 'main.py': macro }), entryPath: 'main.py', args: {}, deviceUrl: 'http://127.0.0.1:9', token: 't', logs }).then(
     async (outcome) => {
       await logs.close();

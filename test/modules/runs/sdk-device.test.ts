@@ -72,9 +72,9 @@ d.log("walk: done")
 async function startRun(macro: string, args: Record<string, unknown> = {}, extra: { proxyUrl?: string; onLine?: (line: string) => void } = {}) {
   const device = await bootedCloudDevice(t.app, t.db, user);
   const run = await insertCloudRun(t.db.kysely, { userId: user.id, deviceId: device.id, macroId: 1 });
-  await insertHistoryRecord(t.db.kysely, user.id, run.execution_id, 'python', device.id);
+  const recordId = await insertHistoryRecord(t.db.kysely, user.id, run.execution_id, 'python', device.id);
   const token = await issueRunToken(t.db.kysely, run.id, Date.now());
-  const store = await runLogStoreSink(t.db, t.clock, { userId: user.id, executionId: run.execution_id });
+  const store = runLogStoreSink(t.db, t.clock, recordId);
   const logs = new LogShipper({ append: async (lines) => (lines.forEach((line) => extra.onLine?.(line)), store.append(lines)) }, { intervalMs: 10 });
   const outcome = await runPython(runnerSettings(), {
     executionId: run.execution_id, zip: zipOf({ 'main.py': macro }), entryPath: 'main.py', args, deviceUrl: `${baseUrl}/api/runs/devices/${device.id}`, token, logs, proxyUrl: extra.proxyUrl,

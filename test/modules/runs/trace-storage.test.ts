@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { allModules } from '../../../src/build-modules.js';
 import { DEMO_APP_PACKAGE } from '../../../src/modules/devices/index.js';
-import { traceWriter } from '../../../src/modules/runs/trace/store.js';
+import { deleteUnshownPictures, KnownPictures, readFrames, traceWriter } from '../../../src/modules/runs/trace/store.js';
 import { sweepTraces } from '../../../src/modules/runs/trace/sweeper.js';
 import { blockMacro, closeWorld, cloudDevice, ended, startedRun, world, type World } from './helpers/device-run-world.js';
 import { removeTempDirs } from './helpers/runner.js';
@@ -109,6 +109,23 @@ describe('RUN_TRACE=on (default)', () => {
     // Deleting one trace keeps the pictures the other still shows, readable through the route's store.
     await w.t.db.kysely.deleteFrom('executions').where('id', '=', first.pk).execute();
     expect((await rows(w, second.pk)).frames.map((f) => f.frame_id).sort()).toEqual([...shown].sort());
+  });
+
+  test('a picture swept after its writer stored it is stored again: the retry asks the database, not its memory', async () => {
+    const first = await runTo(w, OK);
+    const second = await runTo(w, OK);
+    const jpegs = await readFrames(w.t.db.kysely, first.pk);
+    expect(jpegs.size).toBeGreaterThan(1);
+    // The process remembers the pictures as stored; then no trace shows them (this world's
+    // earlier runs showed them too) and the sweep deletes them.
+    const known = new KnownPictures();
+    known.add([...jpegs.keys()]);
+    await w.t.db.kysely.deleteFrom('run_trace_frames').execute();
+    expect(await deleteUnshownPictures(w.t.db.kysely, 1000)).toBeGreaterThanOrEqual(jpegs.size);
+    const writer = traceWriter(w.t.db.kysely, second.pk, () => w.t.clock.now(), known);
+    await writer.write({ steps: [], frames: [...jpegs].map(([id, jpeg]) => ({ id, jpeg })), framesCapped: false });
+    expect((await rows(w, second.pk)).frames.map((f) => f.frame_id).sort()).toEqual([...jpegs.keys()].sort());
+    expect(await readFrames(w.t.db.kysely, second.pk)).toEqual(jpegs);
   });
 
   test("the sweep keeps the pictures a live trace shows and deletes the ones only an expired trace showed", async () => {

@@ -31,6 +31,8 @@ export type RunRow = Pick<CloudRunsTable, 'execution_id' | 'user_id' | 'device_i
 /** Everything one run needs, gathered after the claim (load-claimed-run.ts). */
 export interface ClaimedRun {
   run: RunRow;
+  /** The id of the run's history record, which its logs and trace hang off. */
+  historyPk: number;
   /** The pinned bundle: the zip, or the program's canonical JSON. */
   bundle: Buffer;
   /** The profile's values with the run's own `args` laid over them. */
@@ -66,15 +68,26 @@ export async function executeRun(deps: ExecutorDeps, claimed: ClaimedRun): Promi
     return failed('the pinned bundle does not match its bundle_sha, so it was not run');
   }
   const logs = new LogShipper(claimed.logs, { onLost: (error, lines) => deps.onLogsLost?.(error, lines.length) });
-  const trace = await deps.tracing?.begin(run, claimed.driver);
+  const trace = deps.tracing?.begin(run, claimed.historyPk, claimed.driver);
   let outcome: RunOutcome | null = null;
   try {
-    outcome = run.macro_kind === 'python' ? await executePython(deps, claimed, logs) : await executeBlocks(deps, claimed, logs, trace);
+    if (run.macro_kind === 'python') {
+      // The device RPC takes the trace over from its row: the row is there before the run's first call.
+      await trace?.stored;
+      outcome = await executePython(deps, claimed, logs);
+    } else {
+      outcome = await executeBlocks(deps, claimed, logs, trace);
+    }
     return outcome;
   } finally {
-    await logs.close();
-    // While the run still holds its device: a failed run's last screen and UI tree.
-    if (trace) await deps.tracing?.finish(run.id, trace, outcome, claimed.driver, run.macro_kind === 'python');
+    // The last log lines and the trace's last batch are written side by side; the trace first
+    // takes a failed run's last screen and UI tree, while the run still holds its device.
+    const finished = trace ? deps.tracing?.finish(run.id, trace, outcome, claimed.driver, run.macro_kind === 'python') : undefined;
+    try {
+      await logs.close();
+    } finally {
+      await finished;
+    }
   }
 }
 

@@ -1,9 +1,10 @@
 // Gathers what executeRun needs for one claimed run: the run row with its arguments and its
 // pinned bundle (both fixed when the run was created), the device's driver (and, on `adb`,
-// its serial and ADB server) and the log sink under its history record.
+// its serial and ADB server), its history record and the log sink under it.
 import type { Db } from '../../../db/database.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { DeviceHost } from '../../devices/index.js';
+import { historyRecordId } from '../../executions/index.js';
 import type { RunArgs } from '../arguments/merge.js';
 import { runLogStoreSink } from '../logs/log-sink.js';
 import type { AdbTarget } from '../runner/environment.js';
@@ -38,6 +39,7 @@ export async function loadClaimedRun(
   const driver = await host.driver(run.device_id);
   const placement = host.kind === 'adb' ? await host.placement(run.device_id) : null;
   const adb = placement?.slot ? adbTargetOf(placement.slot) : undefined;
-  const logs = await runLogStoreSink(db, clock, { userId: run.user_id, executionId: run.execution_id });
-  return { run, bundle, args, driver, adb, logs, ...options };
+  const historyPk = await historyRecordId(db.kysely, run.user_id, run.execution_id);
+  if (historyPk === undefined) throw new Error(`cloud run ${runId} has no run history record ${run.execution_id}`);
+  return { run, historyPk, bundle, args, driver, adb, logs: runLogStoreSink(db, clock, historyPk), ...options };
 }

@@ -8,11 +8,10 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/database.js';
 import type { Clock } from '../../../lib/clock.js';
 import { messageOf } from '../../../lib/error-message.js';
-import { type ActionTracer, type DeviceDriver, frameOfScreen, redactText, SECRET_TEXT, TRACE_FRAME, type TraceFrame, TraceRecorder, withCenter } from '../../devices/index.js';
-import { findRunByExecutionId } from '../../executions/index.js';
+import { type ActionTracer, type DeviceDriver, frameOfScreen, redactText, SECRET_TEXT, TRACE_FRAME, type TraceFrame, TraceRecorder, type TraceWriter, withCenter } from '../../devices/index.js';
 import type { RunOutcome } from '../outcome.js';
 import type { RunTraceSettings } from './settings.js';
-import { createTrace, deleteTrace, finishTrace, traceOfRun, traceWriter } from './store.js';
+import { createTrace, deleteTrace, finishTrace, KnownPictures, traceOfRun, traceWriter } from './store.js';
 
 /** A field whose text the final UI tree never shows, as the authoring agent never reads it. */
 const isPasswordField = (e: { resource_id: string; content_desc: string; element_id: string; editable: boolean }) => e.editable && /pass(word|code)|pin_?code/i.test(`${e.resource_id} ${e.content_desc} ${e.element_id}`);
@@ -25,14 +24,27 @@ export interface TraceLog {
 }
 
 export interface RunTrace {
-  executionPk: number;
+  /**
+   * The trace's row is being written beside the run's first steps, off its path: this answers
+   * its history record's id once written, undefined when it could not be (the run goes on
+   * untraced). A Python run waits for it: the device RPC takes the trace over from that row.
+   */
+  stored: Promise<number | undefined>;
   recorder: TraceRecorder;
+}
+
+/** Writes through the trace's writer once its row is stored; nothing when it could not be. */
+function onceStored(stored: Promise<number | undefined>, writerOf: (executionPk: number) => TraceWriter): TraceWriter {
+  const writer = stored.then((pk) => (pk === undefined ? undefined : writerOf(pk)));
+  return {
+    write: async (batch) => void (await (await writer)?.write(batch)),
+    note: async (message) => void (await (await writer)?.note(message)),
+  };
 }
 
 interface TracedRun {
   id: number;
   user_id: number;
-  execution_id: string;
 }
 
 export class RunTracing {
@@ -41,6 +53,8 @@ export class RunTracing {
   private readonly holder = randomBytes(6).toString('hex');
   /** Frames of `sim` screens by key, shared by this process's recorders (TraceRecorder's drawnFrames). */
   private readonly drawnFrames = new Map<string, Promise<TraceFrame>>();
+  /** Pictures this process's writers know are stored (store.ts). */
+  private readonly knownPictures = new KnownPictures();
 
   constructor(
     private readonly deps: { db: Db; clock: Clock; settings: RunTraceSettings; log?: TraceLog },
@@ -50,30 +64,34 @@ export class RunTracing {
     return this.deps.settings;
   }
 
-  private recorder(executionPk: number, from: { startedMs: number; nextSeq?: number; keptFrames?: string[]; framesCapped?: boolean }): TraceRecorder {
+  private recorder(runId: number, stored: Promise<number | undefined>, from: { startedMs: number; nextSeq?: number; keptFrames?: string[]; framesCapped?: boolean }): TraceRecorder {
     return new TraceRecorder({
-      writer: traceWriter(this.deps.db.kysely, executionPk, () => this.deps.clock.now()),
+      writer: onceStored(stored, (executionPk) => traceWriter(this.deps.db.kysely, executionPk, () => this.deps.clock.now(), this.knownPictures)),
       maxFrames: this.deps.settings.maxFrames,
       drawnFrames: this.drawnFrames,
       ...from,
-      onProblem: (message) => this.deps.log?.warn({ execution_pk: executionPk, holder: this.holder }, `run trace: ${message}`),
+      onProblem: (message) => this.deps.log?.warn({ run_id: runId, holder: this.holder }, `run trace: ${message}`),
     });
   }
 
-  /** Starts the run's trace (none under RUN_TRACE=off); a failure to start it never stops the run. */
-  async begin(run: TracedRun, driver?: DeviceDriver): Promise<RunTrace | undefined> {
+  /**
+   * Starts the run's trace (none under RUN_TRACE=off). Its row is written while the run goes
+   * on, not before it: the recorder's first batch waits for it instead of the run's first
+   * step. A failure to write it never stops the run.
+   */
+  begin(run: TracedRun, executionPk: number, driver?: DeviceDriver): RunTrace | undefined {
     if (this.deps.settings.mode === 'off') return undefined;
-    try {
-      const startedMs = Date.now();
+    const startedMs = Date.now();
+    const stored = (async () => {
       // Element bounds are in the screen's pixels; a viewer needs them to draw on scaled frames.
-      const [history, screen] = await Promise.all([findRunByExecutionId(this.deps.db.kysely, run.user_id, run.execution_id), driver?.screenSize().catch(() => undefined)]);
-      if (!history) return undefined;
-      await createTrace(this.deps.db.kysely, { executionPk: history.id, userId: run.user_id, runId: run.id, startedMs, now: this.deps.clock.now(), screen });
-      return { executionPk: history.id, recorder: this.recorder(history.id, { startedMs }) };
-    } catch (error) {
+      const screen = await driver?.screenSize().catch(() => undefined);
+      await createTrace(this.deps.db.kysely, { executionPk, userId: run.user_id, runId: run.id, startedMs, now: this.deps.clock.now(), screen });
+      return executionPk;
+    })().catch((error: unknown) => {
       this.deps.log?.warn({ run_id: run.id, reason: messageOf(error) }, 'run trace: could not be started; the run goes on untraced');
       return undefined;
-    }
+    });
+    return { stored, recorder: this.recorder(run.id, stored, { startedMs }) };
   }
 
   /**
@@ -86,9 +104,11 @@ export class RunTracing {
       const rpcSide = await this.live.get(runId);
       this.live.delete(runId);
       await rpcSide?.flush();
+      const executionPk = await trace.stored;
+      if (executionPk === undefined) return;
       if (this.deps.settings.mode === 'failures' && outcome?.state === 'finished') {
         await trace.recorder.flush();
-        await deleteTrace(this.deps.db.kysely, trace.executionPk);
+        await deleteTrace(this.deps.db.kysely, executionPk);
         return;
       }
       // Text the run typed as secret is hidden in the last UI tree by the recorders that saw it
@@ -98,7 +118,7 @@ export class RunTracing {
       const last = outcome?.state === 'failed' && driver ? await this.lastLook(driver, [trace.recorder, rpcSide], hideFields) : {};
       const end = { endedAt: this.deps.clock.now(), ...last };
       // The last batch carries the end; if it could not be stored, the end is stored alone.
-      if (!(await trace.recorder.flush(end))) await finishTrace(this.deps.db.kysely, trace.executionPk, end);
+      if (!(await trace.recorder.flush(end))) await finishTrace(this.deps.db.kysely, executionPk, end);
     } catch (error) {
       this.deps.log?.warn({ run_id: runId, reason: messageOf(error) }, 'run trace: could not be finished');
     }
@@ -123,7 +143,7 @@ export class RunTracing {
       found = (async () => {
         const trace = await traceOfRun(this.deps.db.kysely, runId);
         if (!trace || trace.ended) return undefined;
-        return this.recorder(trace.executionPk, trace);
+        return this.recorder(runId, Promise.resolve(trace.executionPk), trace);
       })().catch((error: unknown) => {
         this.deps.log?.warn({ run_id: runId, reason: messageOf(error) }, 'run trace: could not be taken over; these calls go untraced');
         return undefined;

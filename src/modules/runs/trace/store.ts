@@ -19,15 +19,42 @@ export async function createTrace(db: Db, row: { executionPk: number; userId: nu
     .execute();
 }
 
+/** How many picture ids a process remembers as stored; past it the memory starts afresh. */
+const KNOWN_PICTURES_KEPT = 4096;
+
+/**
+ * Pictures this process has stored or seen stored, so that a batch showing only those asks the
+ * database nothing before naming them. The sweep may delete one since: naming it then fails
+ * on the foreign key, and the write's retry asks the database again.
+ */
+export class KnownPictures {
+  private readonly ids = new Set<string>();
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  add(ids: string[]): void {
+    if (this.ids.size + ids.length > KNOWN_PICTURES_KEPT) this.ids.clear();
+    for (const id of ids) this.ids.add(id);
+  }
+
+  forget(ids: string[]): void {
+    for (const id of ids) this.ids.delete(id);
+  }
+}
+
 /**
  * Says the trace shows these frames, storing each picture only when no trace has stored it
  * yet (migration 0029): a screen seen in an earlier run costs one small row, not its JPEG.
+ * Pictures `known` to be stored are not looked for.
  */
-async function insertFrames(db: Db, executionPk: number, frames: TraceFrame[], now: number): Promise<void> {
+async function insertFrames(db: Db, executionPk: number, frames: TraceFrame[], now: number, known?: KnownPictures): Promise<void> {
   if (frames.length === 0) return;
   const unique = [...new Map(frames.map((f) => [f.id, f])).values()];
-  const stored = new Set((await db.selectFrom('run_trace_pictures').select('frame_id').where('frame_id', 'in', unique.map((f) => f.id)).execute()).map((r) => r.frame_id));
-  const missing = unique.filter((f) => !stored.has(f.id));
+  const unknown = known ? unique.filter((f) => !known.has(f.id)) : unique;
+  const stored = new Set(unknown.length === 0 ? [] : (await db.selectFrom('run_trace_pictures').select('frame_id').where('frame_id', 'in', unknown.map((f) => f.id)).execute()).map((r) => r.frame_id));
+  const missing = unknown.filter((f) => !stored.has(f.id));
   if (missing.length > 0) {
     await db
       .insertInto('run_trace_pictures')
@@ -45,24 +72,30 @@ async function insertFrames(db: Db, executionPk: number, frames: TraceFrame[], n
 }
 
 /** Runs a trace write, once more if it fails: a picture swept away mid-write is stored again by the retry. */
-async function twice(write: () => Promise<void>): Promise<void> {
+async function twice(write: (retry: boolean) => Promise<void>): Promise<void> {
   try {
-    await write();
+    await write(false);
   } catch {
-    await write();
+    await write(true);
   }
 }
 
-export function traceWriter(db: Db, executionPk: number, now: () => number): TraceWriter {
+/** The writer of one trace; `known`: the pictures its process knows are stored, shared by its writers. */
+export function traceWriter(db: Db, executionPk: number, now: () => number, known = new KnownPictures()): TraceWriter {
   return {
     async write(batch: TraceBatch) {
+      const frames = batch.end?.finalFrame ? [...batch.frames, batch.end.finalFrame] : batch.frames;
+      const ids = frames.map((f) => f.id);
       // One transaction, the run's end included when this is its last batch.
-      await twice(() => db.transaction().execute(async (trx) => {
-        const frames = batch.end?.finalFrame ? [...batch.frames, batch.end.finalFrame] : batch.frames;
-        await insertFrames(trx, executionPk, frames, now());
-        if (batch.steps.length > 0) await trx.insertInto('run_trace_steps').values(batch.steps.map((step) => ({ execution_pk: executionPk, seq: step.seq, body: JSON.stringify(step) }))).execute();
-        if (batch.framesCapped || batch.end) await trx.updateTable('run_traces').set({ ...(batch.framesCapped ? { frames_capped: 1 } : {}), ...(batch.end ? endOf(batch.end) : {}) }).where('execution_pk', '=', executionPk).execute();
-      }));
+      await twice(async (retry) => {
+        if (retry) known.forget(ids);
+        await db.transaction().execute(async (trx) => {
+          await insertFrames(trx, executionPk, frames, now(), known);
+          if (batch.steps.length > 0) await trx.insertInto('run_trace_steps').values(batch.steps.map((step) => ({ execution_pk: executionPk, seq: step.seq, body: JSON.stringify(step) }))).execute();
+          if (batch.framesCapped || batch.end) await trx.updateTable('run_traces').set({ ...(batch.framesCapped ? { frames_capped: 1 } : {}), ...(batch.end ? endOf(batch.end) : {}) }).where('execution_pk', '=', executionPk).execute();
+        });
+      });
+      known.add(ids);
     },
     async note(message: string) {
       await db.transaction().execute(async (trx) => {
