@@ -5,47 +5,19 @@
 // database (separate connections on PostgreSQL) record exactly one occurrence per fire time
 // and device and start each run once.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ManualClock } from '../../../src/lib/clock.js';
-import { createTestApp, type TestApp, type TestStorage } from '../../helpers/app.js';
-import { createCloudDevice, createGroup, createMacro } from '../../helpers/resources.js';
-import { signUp, type SignedUpUser } from '../../helpers/users.js';
+import { createTestApp } from '../../helpers/app.js';
+import { createCloudDevice, createGroup } from '../../helpers/resources.js';
+import type { SignedUpUser } from '../../helpers/users.js';
+import { type App, schedulerWorld } from './helpers/scheduler-world.js';
 
-type App = TestApp & { storage: TestStorage };
+const w = schedulerWorld();
+const { worker, device, schedule, occurrences, endRuns } = w;
 let t: App;
 let user: SignedUpUser;
 let macroId: number;
-const START = Date.parse('2026-03-27T12:00:30Z');
-
-beforeAll(async () => {
-  // Fire passes of four schedules at most, so the racing workers below split a fire time into several batches.
-  t = await createTestApp({ clock: new ManualClock(START), env: { SCHEDULE_MISFIRE_GRACE_S: '300', SCHEDULER_BATCH: '4' } });
-  user = await signUp(t.app);
-  macroId = (await createMacro(t.app, user, { name: 'Tick', kind: 'block' })).id;
-  await t.app.inject({ method: 'PUT', url: `/api/macros/${macroId}`, headers: user.auth, payload: { blocks: { version: 1, steps: [{ type: 'log', message: 'tick' }] } } });
+beforeAll(() => {
+  ({ t, user, macroId } = w);
 });
-afterAll(async () => {
-  await t?.close();
-});
-
-const worker = (app: App = t, name = 'w') => app.app.modules.scheduler.services.newWorker(name);
-const device = async () => (await createCloudDevice(t.app, user, { name: 'Timer phone' })).id as number;
-
-async function schedule(payload: object) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/schedules', headers: user.auth, payload: { macro_id: macroId, ...payload } });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { id: number; next_fire_at: string };
-}
-
-async function occurrences(scheduleId: number) {
-  const res = await t.app.inject({ url: `/api/schedules/${scheduleId}/occurrences?page_size=200`, headers: user.auth });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().rows as { fire_at: string; device_id?: number; outcome: string; reason?: string; execution_id?: string; run_id?: number }[];
-}
-
-/** What a run worker writes when a run ends: the device is free again. */
-async function endRuns(state: 'finished' | 'failed') {
-  await t.db.kysely.updateTable('cloud_runs').set({ state, finished_at: t.clock.now() }).where('state', 'in', ['launching', 'running']).execute();
-}
 
 describe('firing', () => {
   test('a device schedule starts a run at its fire time, linked both ways; a busy device is skipped', async () => {
