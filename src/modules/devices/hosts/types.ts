@@ -149,6 +149,8 @@ export interface DeviceDriver {
   installApk(source: ApkSource): Promise<ApkInfo>;
   currentApp(): Promise<CurrentApp | null>;
   screenSize(): Promise<ScreenSize>;
+  /** A screen size that never changes (`sim`), known without asking the device; absent where it can change (`adb`: `wm size`). */
+  readonly fixedScreenSize?: ScreenSize;
 }
 
 export interface Placement {

@@ -84,7 +84,8 @@ export class RunTracing {
     const startedMs = Date.now();
     const stored = (async () => {
       // Element bounds are in the screen's pixels; a viewer needs them to draw on scaled frames.
-      const screen = await driver?.screenSize().catch(() => undefined);
+      // On `sim` the size is fixed: asking would read the device's whole state for it.
+      const screen = driver?.fixedScreenSize ?? (await driver?.screenSize().catch(() => undefined));
       await createTrace(this.deps.db.kysely, { executionPk, userId: run.user_id, runId: run.id, startedMs, now: this.deps.clock.now(), screen });
       return executionPk;
     })().catch((error: unknown) => {

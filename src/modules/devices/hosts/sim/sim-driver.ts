@@ -28,6 +28,8 @@ export interface SimDriverDeps {
 }
 
 export class SimDriver implements DeviceDriver {
+  readonly fixedScreenSize: ScreenSize = { ...SIM_SCREEN };
+
   constructor(
     readonly deviceId: number,
     private readonly deps: SimDriverDeps,
