@@ -47,11 +47,6 @@ export interface OpenHistory {
   now: number;
 }
 
-/**
- * Opens a run's record (status running, or already ended) and counts it for its user and on
- * its device. Undefined when a record with this execution id exists (a concurrent first
- * report won the insert). Emits no event: the caller says when the run started.
- */
 /** The record a run opens with: running, or already ended for a run reported only once it had. */
 function historyRow(input: OpenHistory) {
   const { end } = input;
@@ -78,6 +73,11 @@ function historyRow(input: OpenHistory) {
   };
 }
 
+/**
+ * Opens a run's record (status running, or already ended) and counts it for its user and on
+ * its device. Undefined when a record with this execution id exists (a concurrent first
+ * report won the insert). Emits no event: the caller says when the run started.
+ */
 export async function openHistory(trx: Trx, input: OpenHistory): Promise<RunRow | undefined> {
   const row = await trx
     .insertInto('executions')
