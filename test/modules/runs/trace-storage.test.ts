@@ -5,9 +5,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { allModules } from '../../../src/build-modules.js';
 import { DEMO_APP_PACKAGE } from '../../../src/modules/devices/index.js';
-import { deleteUnshownPictures, KnownPictures, readFrames, traceWriter } from '../../../src/modules/runs/trace/store.js';
+import { RunTracing } from '../../../src/modules/runs/trace/run-tracing.js';
+import { deleteUnshownPictures, KnownPictures, readFrames, traceOfRun, traceWriter } from '../../../src/modules/runs/trace/store.js';
 import { sweepTraces } from '../../../src/modules/runs/trace/sweeper.js';
 import { blockMacro, closeWorld, cloudDevice, ended, startedRun, world, type World } from './helpers/device-run-world.js';
+import { insertHistoryRecord, newExecutionId } from './helpers/records.js';
 import { removeTempDirs } from './helpers/runner.js';
 
 const OK = { version: 1, steps: [{ type: 'open_app', package: DEMO_APP_PACKAGE }, { type: 'tap', element_id: 'row_beans' }, { type: 'key', key: 'BACK' }] };
@@ -109,6 +111,25 @@ describe('RUN_TRACE=on (default)', () => {
     // Deleting one trace keeps the pictures the other still shows, readable through the route's store.
     await w.t.db.kysely.deleteFrom('executions').where('id', '=', first.pk).execute();
     expect((await rows(w, second.pk)).frames.map((f) => f.frame_id).sort()).toEqual([...shown].sort());
+  });
+
+  test("a trace's row is written beside the run: stored answers once it is there; one that cannot be written leaves the run untraced, said once", async () => {
+    const warnings: string[] = [];
+    const tracing = new RunTracing({ db: w.t.db, clock: w.t.clock, settings: w.t.config.runTrace, log: { warn: (_fields, message) => warnings.push(message) } });
+    const finished = { state: 'finished' as const, exitCode: null, errorMessage: null, stateMessage: null };
+    // The device RPC of a Python run takes a trace over from its row: the row is there when `stored` answers.
+    const pk = await insertHistoryRecord(w.t.db.kysely, w.user.id, newExecutionId(), 'block');
+    const trace = tracing.begin({ id: -101, user_id: w.user.id }, pk)!;
+    expect(await trace.stored).toBe(pk);
+    expect(await traceOfRun(w.t.db.kysely, -101)).toMatchObject({ executionPk: pk, ended: false, nextSeq: 1 });
+    await tracing.finish(-101, trace, finished, null);
+    expect((await rows(w, pk)).trace).toMatchObject({ run_id: -101, ended_at: expect.anything() });
+    // No history record to hang it off: the row is refused, the run goes on, nothing is written, and finishing says nothing more.
+    const lost = tracing.begin({ id: -102, user_id: w.user.id }, 2_000_000_000)!;
+    expect(await lost.stored).toBeUndefined();
+    await tracing.finish(-102, lost, finished, null);
+    expect(await traceOfRun(w.t.db.kysely, -102)).toBeUndefined();
+    expect(warnings).toEqual(['run trace: could not be started; the run goes on untraced']);
   });
 
   test('a picture swept after its writer stored it is stored again: the retry asks the database, not its memory', async () => {
