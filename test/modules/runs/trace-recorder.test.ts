@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_APP_PACKAGE } from '../../../src/modules/devices/hosts/index.js';
-import { TraceRecorder, type TraceBatch, type TraceWriter } from '../../../src/modules/devices/index.js';
+import { frameOfScreen, TRACE_FRAME, TraceRecorder, type TraceBatch, type TraceWriter } from '../../../src/modules/devices/index.js';
 import { ImageLibrary, ScreenImages } from '../../../src/modules/images/index.js';
 import { systemClock } from '../../../src/lib/clock.js';
 import { runBlockProgram } from '../../../src/modules/runs/blocks/interpreter.js';
@@ -166,6 +166,37 @@ describe('a block run, traced', () => {
     writer.failNext = 1;
     expect(await tracer.flush({ endedAt: 1236 })).toBe(false);
     expect(writer.notes.at(-1)).toMatch(/^the trace's end could not be stored: disk full$/);
+  });
+
+  test("a run that ends right after an input: that step's after is the screen the input left, with no look at the device; with a step after it, a look at the end", async () => {
+    for (const [program, looks] of [
+      [[{ type: 'open_app', package: DEMO_APP_PACKAGE }, { type: 'tap', element_id: 'row_mug' }], 0],
+      [[{ type: 'open_app', package: DEMO_APP_PACKAGE }, { type: 'tap', element_id: 'row_mug' }, { type: 'wait_for', selector: { text: 'Add to cart' }, timeout_ms: 3000 }], 1],
+    ] as const) {
+      const { driver: sim } = await bootedSim(t);
+      // The device as the run drives it, counting the recorder's looks at the screen.
+      let counted = 0;
+      const driver = new Proxy(sim, {
+        get(target, property) {
+          const value = Reflect.get(target, property, target);
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            if (property === 'screenNow' || property === 'screenshot') counted += 1;
+            return value.apply(target, args);
+          };
+        },
+      });
+      const writer = new MemoryWriter();
+      const tracer = new TraceRecorder({ writer, startedMs: Date.now(), maxFrames: 500 });
+      await runBlockProgram({ program: parseBlockProgram({ version: 1, steps: program }, 'blocks'), driver, userId: t.userId, images, log: () => {}, maxSeconds: 60, tracer });
+      counted = 0;
+      await tracer.flush();
+      expect(counted, JSON.stringify(program.at(-1))).toBe(looks);
+      const tap = writer.steps.find((s) => s.action === 'tap')!;
+      const mugPage = await frameOfScreen((await sim.screenshot(TRACE_FRAME)).data);
+      expect(tap.frame_after).toBe(mugPage.id);
+      expect(writer.frames.map((f) => f.id)).toContain(mugPage.id);
+    }
   });
 
   test('a write that fails is noted and the run still finishes', async () => {

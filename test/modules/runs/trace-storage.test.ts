@@ -89,6 +89,19 @@ describe('RUN_TRACE=on (default)', () => {
     expect(steps).toHaveLength(3);
   });
 
+  test('a batch of steps is stored as written: each body the JSON text of its step, numbered by its seq', async () => {
+    const pk = await insertHistoryRecord(w.t.db.kysely, w.user.id, newExecutionId(), 'block');
+    const tracing = new RunTracing({ db: w.t.db, clock: w.t.clock, settings: w.t.config.runTrace });
+    expect(await tracing.begin({ id: -103, user_id: w.user.id }, pk)!.stored).toBe(pk);
+    const writer = traceWriter(w.t.db.kysely, pk, () => w.t.clock.now());
+    // What a step may hold: other scripts, escapes, quotes, fractions, large and negative numbers, nesting.
+    const odd = { seq: 7, at_ms: 1.5, duration_ms: 0, action: 'type', args: { text: 'Grüße "ok" \\ 東京 😀\n\t\u0001', x: -0.25, big: 1e21, list: [1, 'two', null, true] }, outcome: 'ok', interrupts: ['rating dialog'] };
+    const steps = [{ seq: 5, at_ms: 0, duration_ms: 3, action: 'tap', args: {}, outcome: 'ok', interrupts: [] }, odd];
+    await writer.write({ steps: steps as never, frames: [], framesCapped: false });
+    const stored = await w.t.db.kysely.selectFrom('run_trace_steps').select(['seq', 'body']).where('execution_pk', '=', pk).orderBy('seq').execute();
+    expect(stored.map((r) => [Number(r.seq), r.body])).toEqual(steps.map((s) => [s.seq, JSON.stringify(s)]));
+  });
+
   test("deleting the run's history record deletes its trace, steps and frames, as its logs", async () => {
     const { pk } = await runTo(w, OK);
     expect((await rows(w, pk)).steps.length).toBe(3);

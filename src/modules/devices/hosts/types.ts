@@ -130,6 +130,12 @@ export interface DeviceDriver {
    * before it looked. A tracer's "before" picture at no cost on the input's path.
    */
   screenBeforeLastInput?(): UndrawnScreen | undefined;
+  /**
+   * `sim` only: the screen as this driver's last input left it, at that moment, undrawn;
+   * undefined when that input failed. Whoever drives the device next, it stays the picture
+   * of that moment: a tracer's "after" picture of a run's last input, with nothing to read.
+   */
+  screenAfterLastInput?(): UndrawnScreen | undefined;
   /** `sim` only: the screen now, undrawn (a screenshot whose drawing waits until asked, and is skipped for a key seen before). */
   screenNow?(): Promise<UndrawnScreen>;
   /** Every node of the foreground window, in document order. */

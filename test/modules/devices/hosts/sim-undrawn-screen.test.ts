@@ -119,3 +119,29 @@ test('an input refused before it looked leaves no screen behind', async () => {
   await expect(driver.openApp('com.example.not.installed')).rejects.toThrow();
   expect(driver.screenBeforeLastInput?.()).toBeDefined();
 });
+
+test('the screen an input left is the screenshot taken right after it, and stays that moment whoever drives the device next', async () => {
+  const clock = new ManualClock(Date.parse('2026-11-28T10:00:05.000Z'));
+  const { host, id, driver } = await bootedSim(t, { clock, seed: 7 });
+  const frameOf = async (screen: { draw: (o: typeof TRACE_FRAME) => Promise<{ data: Buffer }> }) => (await frameOfScreen((await screen.draw(TRACE_FRAME)).data)).id;
+  await driver.openApp(DEMO_APP_PACKAGE);
+  await tapOn(driver, 'Ceramic mug');
+  const left = driver.screenAfterLastInput?.();
+  expect(left?.key).toEqual(expect.any(String));
+  const shot = await frameOfScreen((await driver.screenshot(TRACE_FRAME)).data);
+  expect(await frameOf(left!)).toBe(shot.id);
+  // Not the screen the tap found: the shop's list.
+  expect(await frameOf(driver.screenBeforeLastInput!()!)).not.toBe(shot.id);
+  // Another driver goes back; this one's last input still left the mug's page.
+  await (await host.driver(id)).pressKey('BACK');
+  expect(await frameOf(left!)).toBe(shot.id);
+  expect(await frameOf(driver.screenAfterLastInput!()!)).toBe(shot.id);
+  expect(await frameOfScreen((await driver.screenshot(TRACE_FRAME)).data)).not.toEqual(shot);
+  // A refused input leaves none, whether refused before or after it looked.
+  await expect(driver.tap(-1, 5)).rejects.toMatchObject({ code: 'validation_failed' });
+  expect(driver.screenAfterLastInput?.()).toBeUndefined();
+  await driver.pressKey('VOLUME_UP');
+  expect(driver.screenAfterLastInput?.()).toBeDefined();
+  await expect(driver.openApp('com.example.not.installed')).rejects.toThrow();
+  expect(driver.screenAfterLastInput?.()).toBeUndefined();
+});

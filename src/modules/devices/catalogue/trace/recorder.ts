@@ -66,6 +66,8 @@ interface AfterSlot {
   fill(frame: FrameRef): void;
   hurry(): void;
   driver: DeviceDriver;
+  /** The step it belongs to. */
+  seq: number;
 }
 
 type PendingStep = { step: TraceStep; before?: FrameRef; after?: FrameRef };
@@ -150,7 +152,7 @@ export class TraceRecorder implements ActionTracer {
     if (call.blockPath !== undefined) step.block_path = call.blockPath;
     // An action that gave up before acting shows the screen when it gave up.
     const before = frames.before ?? (failure ? (await this.shoot(env.driver)).ref : undefined);
-    const after = frames.inputStarted ? this.startAfter(env.driver) : undefined;
+    const after = frames.inputStarted ? this.startAfter(env.driver, seq) : undefined;
     this.enqueue({ step: this.secrets.hideIn(step), before, after });
     if (failure) throw failure.error;
     return answer as T;
@@ -248,7 +250,7 @@ export class TraceRecorder implements ActionTracer {
    * no extra picture lies on the path; when the next action takes none (a wait, a read), the
    * background's next look (150 ms after the action, or its next poll) is the picture.
    */
-  private startAfter(driver: DeviceDriver): FrameRef {
+  private startAfter(driver: DeviceDriver, seq: number): FrameRef {
     // Timers rather than a loop of sleeps, and always of the same two lengths (Node keeps one
     // list per length; a length of its own per step made a list per step): most steps are
     // followed by the next at once, and then this costs one promise and one timer, set and
@@ -282,6 +284,7 @@ export class TraceRecorder implements ActionTracer {
     const slot: AfterSlot = {
       fill,
       driver,
+      seq,
       hurry: () => {
         if (hurried || filled) return;
         hurried = true;
@@ -300,12 +303,17 @@ export class TraceRecorder implements ActionTracer {
     this.after?.hurry();
   }
 
-  /** Takes the pending "after" picture at once (the run is ending). */
+  /**
+   * Takes the pending "after" picture at once (the run is ending). When it belongs to the last
+   * step (the run ends right after an input), a driver that knows the screen its last input
+   * left (`sim`) gives that: the picture of that moment, with nothing to read.
+   */
   private async settleAfter(): Promise<void> {
     const after = this.after;
     if (!after) return;
     after.hurry();
-    after.fill((await this.shoot(after.driver)).ref);
+    const left = after.seq === this.seq - 1 ? after.driver.screenAfterLastInput?.() : undefined;
+    after.fill(left ? this.admitUndrawn(left) : (await this.shoot(after.driver)).ref);
   }
 
   private enqueue(pending: PendingStep): void {
@@ -321,12 +329,16 @@ export class TraceRecorder implements ActionTracer {
     this.queue = [];
     const write = async (): Promise<boolean> => {
       if (batch.length === 0 && !end) return true;
-      const steps = await Promise.all(
-        batch.map(async ({ step, before, after }) => {
-          const [frameBefore, frameAfter] = await Promise.all([before, after]);
-          return { ...step, ...(frameBefore ? { frame_before: frameBefore } : {}), ...(frameAfter ? { frame_after: frameAfter } : {}) };
-        }),
-      );
+      // The step is the recorder's own: it is named its frames in place (a copy of each step
+      // per batch cost more than the rest of the batch's assembly).
+      const steps: TraceStep[] = [];
+      for (const { step, before, after } of batch) {
+        const frameBefore = await before;
+        const frameAfter = await after;
+        if (frameBefore) step.frame_before = frameBefore;
+        if (frameAfter) step.frame_after = frameAfter;
+        steps.push(step);
+      }
       const frames = this.book.take();
       try {
         await this.options.writer.write({ steps, frames, framesCapped: this.book.capped, ...(end ? { end } : {}) });

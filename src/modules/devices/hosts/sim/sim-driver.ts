@@ -51,14 +51,37 @@ export class SimDriver implements DeviceDriver {
     return this.lastInputFound;
   }
 
-  /** Applies an input to the stored state, remembering the screen it found. */
+  /**
+   * The world the last input left (as stored, at its moment); undefined when it failed. Only
+   * this driver holds it, and nothing changes it: the next read parses a record of its own.
+   */
+  private lastInputLeft: SimWorld | undefined;
+
+  screenAfterLastInput(): UndrawnScreen | undefined {
+    // Keyed when asked, not on every input: only a tracer at a run's end asks.
+    return this.lastInputLeft && undrawnScreen(this.lastInputLeft, this.deps.renderer);
+  }
+
+  /** Applies an input to the stored state, remembering the screen it found and the one it left. */
   private async change<T>(operation: SimOperation, apply: (world: SimWorld) => T): Promise<T> {
     await applyFault(this.deps.faults, operation, this.deviceId);
-    return this.deps.store.update(this.deviceId, (record, stored) => {
+    let left: SimWorld | undefined;
+    const result = await this.deps.store.update(this.deviceId, (record, stored) => {
       const world = this.world(record);
       this.lastInputFound = undrawnScreen(world, this.deps.renderer, stored);
-      return apply(world);
+      const out = apply(world);
+      // Applied again after a clash: the last attempt is the one stored.
+      left = world;
+      return out;
     });
+    this.lastInputLeft = left;
+    return result;
+  }
+
+  /** Every input forgets the last one's screens first, so one refused before it looked offers none. */
+  private forgetLastInput(): void {
+    this.lastInputFound = undefined;
+    this.lastInputLeft = undefined;
   }
 
   async screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
@@ -75,14 +98,14 @@ export class SimDriver implements DeviceDriver {
   }
 
   async tap(x: number, y: number, _options?: TapOptions): Promise<UiElement | null> {
-    this.lastInputFound = undefined;
+    this.forgetLastInput();
     checkPoint(SIM_SCREEN, x, y);
     const hit = await this.change('tap', (world) => applyTap(world, x, y));
     return hit ? toUiElement(hit) : null;
   }
 
   async swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number): Promise<void> {
-    this.lastInputFound = undefined;
+    this.forgetLastInput();
     checkPoint(SIM_SCREEN, x1, y1, ['x1', 'y1']);
     checkPoint(SIM_SCREEN, x2, y2, ['x2', 'y2']);
     checkDuration(durationMs);
@@ -90,19 +113,19 @@ export class SimDriver implements DeviceDriver {
   }
 
   async typeText(text: string): Promise<void> {
-    this.lastInputFound = undefined;
+    this.forgetLastInput();
     checkText(text);
     await this.change('typeText', (world) => applyText(world, text));
   }
 
   async pressKey(key: string): Promise<void> {
-    this.lastInputFound = undefined;
+    this.forgetLastInput();
     const parsed = parseAndroidKey(key);
     await this.change('pressKey', (world) => applyKey(world, parsed));
   }
 
   async openApp(pkg: string, options: { activity?: string } = {}): Promise<void> {
-    this.lastInputFound = undefined;
+    this.forgetLastInput();
     checkPackage(pkg);
     if (options.activity !== undefined) checkActivity(options.activity);
     await this.change('openApp', (world) => {
@@ -118,7 +141,7 @@ export class SimDriver implements DeviceDriver {
   }
 
   async closeApp(pkg: string): Promise<void> {
-    this.lastInputFound = undefined;
+    this.forgetLastInput();
     checkPackage(pkg);
     await this.change('closeApp', (world) => {
       if (!world.installed.some((a) => a.package === pkg)) throw new AppNotInstalledError(pkg);
@@ -132,15 +155,18 @@ export class SimDriver implements DeviceDriver {
   }
 
   async installApk(source: ApkSource): Promise<ApkInfo> {
-    this.lastInputFound = undefined;
+    this.forgetLastInput();
     await applyFault(this.deps.faults, 'installApk', this.deviceId);
     await this.deps.store.loadBooted(this.deviceId);
     const info = await withApkFile(source, readApkManifest);
+    let left: SimWorld | undefined;
     await this.deps.store.update(this.deviceId, (record, stored) => {
       this.lastInputFound = undrawnScreen(this.world(record), this.deps.renderer, stored);
       const entry = { package: info.package, label: info.label, version_name: info.version_name, version_code: info.version_code, source: 'apk' as const };
       record.installed = [...record.installed.filter((a) => a.package !== info.package), entry];
+      left = this.world(record);
     });
+    this.lastInputLeft = left;
     return info;
   }
 
