@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_APP_PACKAGE } from '../../../src/modules/devices/hosts/index.js';
-import { frameOfScreen, TRACE_FRAME, TraceRecorder, type TraceBatch, type TraceWriter } from '../../../src/modules/devices/index.js';
+import { type DeviceDriver, frameOfScreen, TRACE_FRAME, TraceRecorder, type TraceBatch, type TraceWriter } from '../../../src/modules/devices/index.js';
 import { ImageLibrary, ScreenImages } from '../../../src/modules/images/index.js';
 import { systemClock } from '../../../src/lib/clock.js';
 import { runBlockProgram } from '../../../src/modules/runs/blocks/interpreter.js';
@@ -47,8 +47,19 @@ class MemoryWriter implements TraceWriter {
   }
 }
 
-async function traced(program: unknown, options: { maxFrames?: number; writer?: MemoryWriter } = {}) {
-  const { driver } = await bootedSim(t);
+/** The simulated device as an `adb` device looks to the recorder: screenshots only, no screens its inputs found or left, no inputs counted. */
+const screenshotsOnly = (sim: DeviceDriver): DeviceDriver =>
+  new Proxy(sim, {
+    get(target, property) {
+      if (['screenBeforeLastInput', 'screenAfterLastInput', 'screenNow', 'inputsBegun', 'screenFoundByInput'].includes(String(property))) return undefined;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+
+async function traced(program: unknown, options: { maxFrames?: number; writer?: MemoryWriter; asAdb?: boolean } = {}) {
+  const { driver: sim } = await bootedSim(t);
+  const driver = options.asAdb ? screenshotsOnly(sim) : sim;
   const writer = options.writer ?? new MemoryWriter();
   const tracer = new TraceRecorder({ writer, startedMs: Date.now(), maxFrames: options.maxFrames ?? 500 });
   const lines: string[] = [];
@@ -110,6 +121,22 @@ describe('a block run, traced', () => {
     expect(Math.max(meta.width!, meta.height!)).toBe(720);
   });
 
+  test('on a device that only takes screenshots (adb): the same steps, frames on both sides of each input, the same screen one frame', async () => {
+    const { outcome, writer } = await traced(SIGN_UP, { asAdb: true });
+    expect(outcome.state, outcome.stateMessage ?? '').toBe('finished');
+    const steps = writer.steps;
+    expect(steps.map((s) => s.action)).toEqual(['app_open', 'wait_for', 'tap', 'key', 'tap', 'key', 'wait', 'tap', 'type', 'key']);
+    for (const s of steps) {
+      const input = !['wait_for', 'wait'].includes(s.action);
+      expect(Boolean(s.frame_before) && Boolean(s.frame_after), `${s.seq} ${s.action}`).toBe(input);
+    }
+    expect(steps[2]!.frame_after).toBe(steps[4]!.frame_after);
+    expect(steps[3]!.frame_before).toBe(steps[2]!.frame_after);
+    const ids = writer.frames.map((f) => f.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(steps.flatMap((s) => [s.frame_before, s.frame_after]).filter(Boolean).every((id) => ids.includes(id!))).toBe(true);
+  });
+
   test('secret text is "•••" and a key-shaped text is redacted', async () => {
     const { writer } = await traced(SIGN_UP);
     const typed = writer.steps.find((s) => s.action === 'type')!;
@@ -131,18 +158,24 @@ describe('a block run, traced', () => {
   });
 
   test('an interrupt handled while a step waited is named in that step', async () => {
-    const { outcome, writer } = await traced({
-      version: 1,
-      interrupts: [{ when: { text: 'Keep shopping' }, do: { type: 'tap' } }],
-      steps: [
-        { type: 'open_app', package: DEMO_APP_PACKAGE },
-        { type: 'tap', element_id: 'row_beans' },
-        { type: 'tap', selector: { text: 'Add to cart' } },
-        { type: 'wait_for', selector: { text: 'Ceramic mug' }, timeout_ms: 3000 },
-      ],
-    });
-    expect(outcome.state, outcome.stateMessage ?? '').toBe('finished');
-    expect(writer.steps.map((s) => s.interrupts)).toEqual([[], [], [], ["tap text='Keep shopping'"]]);
+    for (const asAdb of [false, true]) {
+      const { outcome, writer } = await traced({
+        version: 1,
+        interrupts: [{ when: { text: 'Keep shopping' }, do: { type: 'tap' } }],
+        steps: [
+          { type: 'open_app', package: DEMO_APP_PACKAGE },
+          { type: 'tap', element_id: 'row_beans' },
+          { type: 'tap', selector: { text: 'Add to cart' } },
+          { type: 'wait_for', selector: { text: 'Ceramic mug' }, timeout_ms: 3000 },
+        ],
+      });
+      expect(outcome.state, outcome.stateMessage ?? '').toBe('finished');
+      expect(writer.steps.map((s) => s.interrupts)).toEqual([[], [], [], ["tap text='Keep shopping'"]]);
+      // The wait made no input of its own: its "before" is the screen the interrupt's tap found (the dialog).
+      const wait = writer.steps[3]!;
+      expect(wait.frame_before, `asAdb ${asAdb}`).toBeDefined();
+      expect(wait.frame_before).toBe(writer.steps[2]!.frame_after);
+    }
   });
 
   test('past RUN_TRACE_MAX_FRAMES steps go on without frames and the batch says frames_capped', async () => {

@@ -131,6 +131,13 @@ export interface DeviceDriver {
    */
   screenBeforeLastInput?(): UndrawnScreen | undefined;
   /**
+   * `sim` only: how many inputs this driver has begun. With `screenFoundByInput`, a tracer
+   * finds the screen a step's first input found after the step, without wrapping the driver.
+   */
+  inputsBegun?(): number;
+  /** `sim` only: the screen input number `input` (as `inputsBegun` counts) found; undefined when it failed before it looked, or is no longer kept (the last 16 are). */
+  screenFoundByInput?(input: number): UndrawnScreen | undefined;
+  /**
    * `sim` only: the screen as this driver's last input left it, at that moment, undrawn;
    * undefined when that input failed. Whoever drives the device next, it stays the picture
    * of that moment: a tracer's "after" picture of a run's last input, with nothing to read.

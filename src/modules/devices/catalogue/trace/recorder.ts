@@ -145,6 +145,7 @@ export class TraceRecorder implements ActionTracer {
     } catch (error) {
       failure = { error };
     }
+    frames.done();
     const step: TraceStep = { seq, at_ms: atMs, duration_ms: Math.round(performance.now() - started), action: call.action, args: maskArgs(call.args), outcome: failure ? 'error' : 'ok', interrupts };
     const element = failure ? undefined : elementOf(answer);
     if (element) step.element = element;
@@ -269,9 +270,15 @@ export class TraceRecorder implements ActionTracer {
       if (this.after === slot) this.after = null;
       resolve(frame);
     };
+    // A driver that counts its inputs (`sim`) hands the next step its "before" picture only
+    // once that step is over: a look taken after the next input began would show its doing,
+    // so the screen that input found is this step's "after" instead.
+    const inputs = driver.inputsBegun?.();
     const look = async () => {
       const seen = await this.glance(driver);
       if (filled) return;
+      const next = inputs !== undefined && driver.inputsBegun!() > inputs ? driver.screenFoundByInput?.(inputs + 1) : undefined;
+      if (next) return fill(this.admitUndrawn(next));
       if (hurried || seen.same === last?.same || performance.now() + SETTLE_POLL_MS >= deadline) return fill(seen.keep());
       last = seen;
       timer = setTimeout(lookLater, SETTLE_POLL_MS);

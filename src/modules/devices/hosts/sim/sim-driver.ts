@@ -27,6 +27,9 @@ export interface SimDriverDeps {
   faults?: SimFaultInjector;
 }
 
+/** How many inputs' screens a driver keeps: a step's first input is rarely more than a few back. */
+const FOUND_KEPT = 16;
+
 export class SimDriver implements DeviceDriver {
   readonly fixedScreenSize: ScreenSize = { ...SIM_SCREEN };
 
@@ -44,11 +47,20 @@ export class SimDriver implements DeviceDriver {
     return this.world(await this.deps.store.loadBooted(this.deviceId));
   }
 
-  /** The screen the last input found (screenBeforeLastInput); every input forgets it first, so one refused before it looked offers none. */
-  private lastInputFound: UndrawnScreen | undefined;
+  /** Inputs begun, counted (inputsBegun); the screens the last FOUND_KEPT of them found, by number. */
+  private inputs = 0;
+  private readonly found = new Map<number, UndrawnScreen>();
+
+  inputsBegun(): number {
+    return this.inputs;
+  }
+
+  screenFoundByInput(input: number): UndrawnScreen | undefined {
+    return this.found.get(input);
+  }
 
   screenBeforeLastInput(): UndrawnScreen | undefined {
-    return this.lastInputFound;
+    return this.found.get(this.inputs);
   }
 
   /**
@@ -62,26 +74,37 @@ export class SimDriver implements DeviceDriver {
     return this.lastInputLeft && undrawnScreen(this.lastInputLeft, this.deps.renderer);
   }
 
-  /** Applies an input to the stored state, remembering the screen it found and the one it left. */
-  private async change<T>(operation: SimOperation, apply: (world: SimWorld) => T): Promise<T> {
+  /** Counts an input that begins; it offers no screens until it has looked, so one refused before that offers none. */
+  private beginInput(): number {
+    this.found.delete(this.inputs + 1 - FOUND_KEPT);
+    this.lastInputLeft = undefined;
+    return ++this.inputs;
+  }
+
+  /** Input number `input` looked at the screen (`stored`: the state as stored, the world about to change). */
+  private foundBy(input: number, world: SimWorld, stored: string): void {
+    this.found.set(input, undrawnScreen(world, this.deps.renderer, stored));
+  }
+
+  /** Input number `input` changed the world to this one (when it is still the last input). */
+  private leftBy(input: number, world: SimWorld | undefined): void {
+    if (input === this.inputs) this.lastInputLeft = world;
+  }
+
+  /** Applies input number `input` to the stored state, remembering the screen it found and the one it left. */
+  private async change<T>(input: number, operation: SimOperation, apply: (world: SimWorld) => T): Promise<T> {
     await applyFault(this.deps.faults, operation, this.deviceId);
     let left: SimWorld | undefined;
     const result = await this.deps.store.update(this.deviceId, (record, stored) => {
       const world = this.world(record);
-      this.lastInputFound = undrawnScreen(world, this.deps.renderer, stored);
+      this.foundBy(input, world, stored);
       const out = apply(world);
       // Applied again after a clash: the last attempt is the one stored.
       left = world;
       return out;
     });
-    this.lastInputLeft = left;
+    this.leftBy(input, left);
     return result;
-  }
-
-  /** Every input forgets the last one's screens first, so one refused before it looked offers none. */
-  private forgetLastInput(): void {
-    this.lastInputFound = undefined;
-    this.lastInputLeft = undefined;
   }
 
   async screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
@@ -98,37 +121,37 @@ export class SimDriver implements DeviceDriver {
   }
 
   async tap(x: number, y: number, _options?: TapOptions): Promise<UiElement | null> {
-    this.forgetLastInput();
+    const input = this.beginInput();
     checkPoint(SIM_SCREEN, x, y);
-    const hit = await this.change('tap', (world) => applyTap(world, x, y));
+    const hit = await this.change(input, 'tap', (world) => applyTap(world, x, y));
     return hit ? toUiElement(hit) : null;
   }
 
   async swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number): Promise<void> {
-    this.forgetLastInput();
+    const input = this.beginInput();
     checkPoint(SIM_SCREEN, x1, y1, ['x1', 'y1']);
     checkPoint(SIM_SCREEN, x2, y2, ['x2', 'y2']);
     checkDuration(durationMs);
-    await this.change('swipe', (world) => applySwipe(world, x1, y1, x2, y2, durationMs));
+    await this.change(input, 'swipe', (world) => applySwipe(world, x1, y1, x2, y2, durationMs));
   }
 
   async typeText(text: string): Promise<void> {
-    this.forgetLastInput();
+    const input = this.beginInput();
     checkText(text);
-    await this.change('typeText', (world) => applyText(world, text));
+    await this.change(input, 'typeText', (world) => applyText(world, text));
   }
 
   async pressKey(key: string): Promise<void> {
-    this.forgetLastInput();
+    const input = this.beginInput();
     const parsed = parseAndroidKey(key);
-    await this.change('pressKey', (world) => applyKey(world, parsed));
+    await this.change(input, 'pressKey', (world) => applyKey(world, parsed));
   }
 
   async openApp(pkg: string, options: { activity?: string } = {}): Promise<void> {
-    this.forgetLastInput();
+    const input = this.beginInput();
     checkPackage(pkg);
     if (options.activity !== undefined) checkActivity(options.activity);
-    await this.change('openApp', (world) => {
+    await this.change(input, 'openApp', (world) => {
       const installed = world.installed.find((a) => a.package === pkg);
       if (!installed) throw new AppNotInstalledError(pkg);
       let screen: string | undefined;
@@ -141,9 +164,9 @@ export class SimDriver implements DeviceDriver {
   }
 
   async closeApp(pkg: string): Promise<void> {
-    this.forgetLastInput();
+    const input = this.beginInput();
     checkPackage(pkg);
-    await this.change('closeApp', (world) => {
+    await this.change(input, 'closeApp', (world) => {
       if (!world.installed.some((a) => a.package === pkg)) throw new AppNotInstalledError(pkg);
       applyCloseApp(world, pkg);
     });
@@ -155,18 +178,18 @@ export class SimDriver implements DeviceDriver {
   }
 
   async installApk(source: ApkSource): Promise<ApkInfo> {
-    this.forgetLastInput();
+    const input = this.beginInput();
     await applyFault(this.deps.faults, 'installApk', this.deviceId);
     await this.deps.store.loadBooted(this.deviceId);
     const info = await withApkFile(source, readApkManifest);
     let left: SimWorld | undefined;
     await this.deps.store.update(this.deviceId, (record, stored) => {
-      this.lastInputFound = undrawnScreen(this.world(record), this.deps.renderer, stored);
+      this.foundBy(input, this.world(record), stored);
       const entry = { package: info.package, label: info.label, version_name: info.version_name, version_code: info.version_code, source: 'apk' as const };
       record.installed = [...record.installed.filter((a) => a.package !== info.package), entry];
       left = this.world(record);
     });
-    this.lastInputLeft = left;
+    this.leftBy(input, left);
     return info;
   }
 
