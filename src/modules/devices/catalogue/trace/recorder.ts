@@ -8,14 +8,14 @@
 // - a failed write never fails the action or the run: it is noted in the trace instead;
 // - frames are looked at in the order they were taken, so "equal to the previous one" holds.
 import { createHash } from 'node:crypto';
-import { AppError } from '../../../../core/errors.js';
 import { messageOf } from '../../../../lib/error-message.js';
 import type { DeviceDriver, UndrawnScreen } from '../../hosts/types.js';
 import type { ActionEnv } from '../env.js';
 import { FrameBook, frameOf, knownFrameOf, TRACE_FRAME } from './frames.js';
-import { maskArgs, redactText, TypedSecrets } from './mask.js';
-import { type FrameRef, StepFrames } from './step-frames.js';
-import type { StepCall, TraceElement, TraceEnd, TraceFrame, TraceStep, TraceWriter } from './step.js';
+import { maskArgs, TypedSecrets } from './mask.js';
+import { elementOf, errorOf } from './step-outcome.js';
+import { BoundMethods, type FrameRef, StepFrames } from './step-frames.js';
+import type { StepCall, TraceEnd, TraceFrame, TraceStep, TraceWriter } from './step.js';
 
 /** The "after" frame: first look this long after the action, then until two looks agree, at most SETTLE_MAX_MS. */
 const FIRST_LOOK_MS = 150;
@@ -78,15 +78,6 @@ interface Glance {
   keep(): FrameRef;
 }
 
-/** The element an answer names (`hit` of a tap, `element` of the others), as the trace keeps it. */
-function elementOf(answer: unknown): TraceElement | undefined {
-  const holder = answer as { data?: Record<string, unknown> } & Record<string, unknown>;
-  const found = (holder?.data?.hit ?? holder?.data?.element ?? holder?.hit ?? holder?.element) as Record<string, unknown> | null | undefined;
-  if (!found || typeof found !== 'object' || !found.bounds) return undefined;
-  return { text: redactText(String(found.text ?? '')), resource_id: String(found.resource_id ?? ''), desc: String(found.content_desc ?? ''), class: String(found.class ?? ''), bounds: found.bounds as TraceElement['bounds'] };
-}
-
-const errorOf = (error: unknown) => ({ code: error instanceof AppError ? error.code : 'error', message: redactText(messageOf(error)) });
 
 export class TraceRecorder implements ActionTracer {
   private seq: number;
@@ -100,6 +91,7 @@ export class TraceRecorder implements ActionTracer {
   private readonly decoded = new Map<string, string>();
   /** Frames by the key of the undrawn screen they are drawn from (`sim`), so it is drawn once. */
   private readonly drawn: Map<string, Promise<TraceFrame>>;
+  private readonly bound = new BoundMethods();
   /** What the run typed as secret: hidden wherever a later step would show it. */
   readonly secrets = new TypedSecrets();
   /** When the last step began (wall clock): a recorder nobody used for long can be closed. */
@@ -119,7 +111,7 @@ export class TraceRecorder implements ActionTracer {
     this.secrets.remember(call.args);
     const atMs = Math.max(0, Date.now() - this.options.startedMs);
     const started = performance.now();
-    const frames = new StepFrames(env.driver, (driver) => this.shoot(driver), (screen) => {
+    const frames = new StepFrames(env.driver, this.bound, (driver) => this.shoot(driver), (screen) => {
       const ref = this.admitUndrawn(screen);
       // Found after the previous action: it is that action's "after" if none was taken yet.
       this.after?.fill(ref);
@@ -159,7 +151,6 @@ export class TraceRecorder implements ActionTracer {
     return answer as T;
   }
 
-  /** Writes what is queued and waits for every write; the recorder can go on afterwards. */
   /**
    * Writes what is queued and waits for every write; the recorder can go on afterwards. With
    * `end`, the run has ended: the last batch stores the end with it, and the answer says
@@ -252,10 +243,9 @@ export class TraceRecorder implements ActionTracer {
    * background's next look (150 ms after the action, or its next poll) is the picture.
    */
   private startAfter(driver: DeviceDriver, seq: number): FrameRef {
-    // Timers rather than a loop of sleeps, and always of the same two lengths (Node keeps one
-    // list per length; a length of its own per step made a list per step): most steps are
-    // followed by the next at once, and then this costs one promise and one timer, set and
-    // cleared.
+    // Timers rather than a loop of sleeps, always of the same two lengths (Node keeps a list
+    // per length): most steps are followed by the next at once, and then this costs one
+    // promise and one timer, set and cleared.
     let resolve!: (ref: FrameRef) => void;
     const ref = new Promise<FrameRef>((done) => (resolve = done));
     const deadline = performance.now() + SETTLE_MAX_MS;
@@ -270,9 +260,8 @@ export class TraceRecorder implements ActionTracer {
       if (this.after === slot) this.after = null;
       resolve(frame);
     };
-    // A driver that counts its inputs (`sim`) hands the next step its "before" picture only
-    // once that step is over: a look taken after the next input began would show its doing,
-    // so the screen that input found is this step's "after" instead.
+    // On a driver that counts its inputs (`sim`), a look after the next input began would show
+    // that input's doing: the screen the input found is this step's "after" instead.
     const inputs = driver.inputsBegun?.();
     const look = async () => {
       const seen = await this.glance(driver);
@@ -311,9 +300,8 @@ export class TraceRecorder implements ActionTracer {
   }
 
   /**
-   * Takes the pending "after" picture at once (the run is ending). When it belongs to the last
-   * step (the run ends right after an input), a driver that knows the screen its last input
-   * left (`sim`) gives that: the picture of that moment, with nothing to read.
+   * Takes the pending "after" picture at once (the run is ending). When it is the last step's
+   * (the run ends right after an input), `sim` gives the screen the input left: nothing read.
    */
   private async settleAfter(): Promise<void> {
     const after = this.after;

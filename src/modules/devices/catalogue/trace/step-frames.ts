@@ -17,20 +17,21 @@ export type FrameRef = Promise<string | undefined>;
 type Method = (...args: unknown[]) => unknown;
 
 /**
- * A device's methods other than inputs, bound to it once, whatever step asks: binding on every
- * access handed each call a new function, which cost a traced 50-step run on `sim` about
- * 0.9 ms (bench/traces.js), more than the rest of its frames' work.
+ * A device's methods other than inputs, bound to it once per recorder, whatever step asks:
+ * binding on every access handed each call a new function.
  */
-const boundMethods = new WeakMap<object, Map<PropertyKey, { method: Method; bound: Method }>>();
+export class BoundMethods {
+  private readonly byDevice = new WeakMap<object, Map<PropertyKey, { method: Method; bound: Method }>>();
 
-function boundTo(target: object, property: PropertyKey, method: Method): Method {
-  let methods = boundMethods.get(target);
-  if (!methods) boundMethods.set(target, (methods = new Map()));
-  const known = methods.get(property);
-  if (known?.method === method) return known.bound;
-  const bound = method.bind(target);
-  methods.set(property, { method, bound });
-  return bound;
+  of(target: object, property: PropertyKey, method: Method): Method {
+    let methods = this.byDevice.get(target);
+    if (!methods) this.byDevice.set(target, (methods = new Map()));
+    const known = methods.get(property);
+    if (known?.method === method) return known.bound;
+    const bound = method.bind(target);
+    methods.set(property, { method, bound });
+    return bound;
+  }
 }
 
 export class StepFrames {
@@ -44,6 +45,7 @@ export class StepFrames {
 
   constructor(
     private readonly inner: DeviceDriver,
+    bound: BoundMethods,
     capture: (driver: DeviceDriver) => Promise<{ ref: FrameRef }>,
     private readonly found: (screen: UndrawnScreen) => FrameRef,
   ) {
@@ -65,7 +67,7 @@ export class StepFrames {
         const value: unknown = Reflect.get(target, property, target);
         if (typeof value !== 'function') return value;
         const method = value as (...args: unknown[]) => Promise<unknown>;
-        if (!INPUTS.has(property)) return boundTo(target, property, method);
+        if (!INPUTS.has(property)) return bound.of(target, property, method);
         return async (...args: unknown[]) => {
           await takeBefore(target);
           inputStarted();
