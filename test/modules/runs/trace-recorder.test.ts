@@ -51,7 +51,7 @@ class MemoryWriter implements TraceWriter {
 const screenshotsOnly = (sim: DeviceDriver): DeviceDriver =>
   new Proxy(sim, {
     get(target, property) {
-      if (['screenBeforeLastInput', 'screenAfterLastInput', 'screenNow', 'inputsBegun', 'screenFoundByInput'].includes(String(property))) return undefined;
+      if (['screenAfterLastInput', 'screenNow', 'inputsBegun', 'screenFoundByInput'].includes(String(property))) return undefined;
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },

@@ -75,7 +75,7 @@ export interface Screenshot {
   height: number;
 }
 
-/** The screen at one moment, drawn only when asked (see `DeviceDriver.screenBeforeLastInput`). */
+/** The screen at one moment, drawn only when asked (see `DeviceDriver.screenFoundByInput`). */
 export interface UndrawnScreen {
   /** Equal keys are equal pictures, so one seen before needs no drawing; null when only drawing tells. */
   readonly key: string | null;
@@ -125,17 +125,16 @@ export interface DeviceDriver {
   readonly proxyControl?: DeviceProxyControl;
   screenshot(options?: ScreenshotOptions): Promise<Screenshot>;
   /**
-   * `sim` only: the screen as this driver's last input (tap, swipe, typed text, key, app
-   * opened or closed, APK installed) found it, undrawn; undefined when that input failed
-   * before it looked. A tracer's "before" picture at no cost on the input's path.
-   */
-  screenBeforeLastInput?(): UndrawnScreen | undefined;
-  /**
    * `sim` only: how many inputs this driver has begun. With `screenFoundByInput`, a tracer
    * finds the screen a step's first input found after the step, without wrapping the driver.
    */
   inputsBegun?(): number;
-  /** `sim` only: the screen input number `input` (as `inputsBegun` counts) found; undefined when it failed before it looked, or is no longer kept (the last 16 are). */
+  /**
+   * `sim` only: the screen input number `input` (as `inputsBegun` counts: a tap, swipe, typed
+   * text, key, app opened or closed, APK installed) found, undrawn; undefined when it failed
+   * before it looked, or is no longer kept (the last 16 are). A tracer's "before" picture at
+   * no cost on the input's path.
+   */
   screenFoundByInput?(input: number): UndrawnScreen | undefined;
   /**
    * `sim` only: the screen as this driver's last input left it, at that moment, undrawn;

@@ -1,4 +1,4 @@
-// The screen a simulated input found, undrawn (`screenBeforeLastInput`, the trace's "before"
+// The screen a simulated input found, undrawn (`screenFoundByInput`, the trace's "before"
 // frame at no cost on the input's path): drawn later it is the very picture a screenshot took
 // just before the input, and its key names pictures, so two moments with one key show the same
 // pixels, on Daily Feed's loading spinner, appearing and hiding elements, dialog over a screen,
@@ -20,11 +20,14 @@ afterAll(async () => {
   await t.close();
 });
 
+/** The screen the driver's last input found. */
+const foundByLastInput = (driver: DeviceDriver) => driver.screenFoundByInput?.(driver.inputsBegun!());
+
 /** Takes a screenshot, then makes an input that changes nothing (a volume key) and compares what it found with the screenshot. */
 async function probe(driver: DeviceDriver, pictures: Map<string, string>, label: string): Promise<string> {
   const shot = await driver.screenshot(TRACE_FRAME);
   await driver.pressKey('VOLUME_UP');
-  const found = driver.screenBeforeLastInput?.();
+  const found = foundByLastInput(driver);
   expect(found, label).toBeDefined();
   const drawn = await found!.draw(TRACE_FRAME);
   const [taken, later] = await Promise.all([frameOfScreen(shot.data), frameOfScreen(drawn.data)]);
@@ -111,13 +114,13 @@ test('going back to a screen finds the key it had: when a screen was entered is 
 test('an input refused before it looked leaves no screen behind', async () => {
   const { driver } = await bootedSim(t, { seed: 7 });
   await driver.pressKey('VOLUME_UP');
-  expect(driver.screenBeforeLastInput?.()).toBeDefined();
+  expect(foundByLastInput(driver)).toBeDefined();
   // Refused by its checks before it read the state: the previous input's screen is not offered as this one's.
   await expect(driver.tap(-1, 5)).rejects.toMatchObject({ code: 'validation_failed' });
-  expect(driver.screenBeforeLastInput?.()).toBeUndefined();
+  expect(foundByLastInput(driver)).toBeUndefined();
   // Refused after it looked (the app is not installed): the screen it found is there.
   await expect(driver.openApp('com.example.not.installed')).rejects.toThrow();
-  expect(driver.screenBeforeLastInput?.()).toBeDefined();
+  expect(foundByLastInput(driver)).toBeDefined();
 });
 
 test('the screen an input left is the screenshot taken right after it, and stays that moment whoever drives the device next', async () => {
@@ -131,7 +134,7 @@ test('the screen an input left is the screenshot taken right after it, and stays
   const shot = await frameOfScreen((await driver.screenshot(TRACE_FRAME)).data);
   expect(await frameOf(left!)).toBe(shot.id);
   // Not the screen the tap found: the shop's list.
-  expect(await frameOf(driver.screenBeforeLastInput!()!)).not.toBe(shot.id);
+  expect(await frameOf(foundByLastInput(driver)!)).not.toBe(shot.id);
   // Another driver goes back; this one's last input still left the mug's page.
   await (await host.driver(id)).pressKey('BACK');
   expect(await frameOf(left!)).toBe(shot.id);
@@ -144,4 +147,21 @@ test('the screen an input left is the screenshot taken right after it, and stays
   expect(driver.screenAfterLastInput?.()).toBeDefined();
   await expect(driver.openApp('com.example.not.installed')).rejects.toThrow();
   expect(driver.screenAfterLastInput?.()).toBeUndefined();
+});
+
+test('inputs are counted and the screen each found is kept by number, the last 16 of them', async () => {
+  const { driver } = await bootedSim(t, { seed: 7 });
+  const start = driver.inputsBegun!();
+  const home = await frameOfScreen((await driver.screenshot(TRACE_FRAME)).data);
+  await driver.openApp(DEMO_APP_PACKAGE);
+  await tapOn(driver, 'Ceramic mug');
+  expect(driver.inputsBegun!()).toBe(start + 2);
+  // The first of the two found the home screen, not the shop the second found.
+  const first = driver.screenFoundByInput!(start + 1)!;
+  expect((await frameOfScreen((await first.draw(TRACE_FRAME)).data)).id).toBe(home.id);
+  expect(driver.screenFoundByInput!(start + 2)!.key).not.toBe(first.key);
+  for (let i = 0; i < 15; i++) await driver.pressKey('VOLUME_UP');
+  expect(driver.screenFoundByInput!(start + 1)).toBeUndefined();
+  expect(driver.screenFoundByInput!(start + 2)).toBeDefined();
+  expect(driver.screenFoundByInput!(driver.inputsBegun!() + 1)).toBeUndefined();
 });

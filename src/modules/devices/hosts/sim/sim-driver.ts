@@ -59,10 +59,6 @@ export class SimDriver implements DeviceDriver {
     return this.found.get(input);
   }
 
-  screenBeforeLastInput(): UndrawnScreen | undefined {
-    return this.found.get(this.inputs);
-  }
-
   /**
    * The world the last input left (as stored, at its moment); undefined when it failed. Only
    * this driver holds it, and nothing changes it: the next read parses a record of its own.
