@@ -22,7 +22,7 @@ import { SNAPSHOT_LIMITS } from '../dist/modules/code-sync/limits.js';
 import { readTree } from '../dist/modules/code-sync/tree.js';
 import { zipWorktree } from '../dist/modules/code-sync/worktree.js';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
-import { benchTarget, cleanupStack, percentile, request, runMain } from './lib.js';
+import { benchTarget, checkEngine, cleanupStack, percentile, request, runMain } from './lib.js';
 
 const GOAL_MS = 1000;
 const FILES = 2000;
@@ -31,7 +31,7 @@ const TARGET_ZIP_BYTES = SNAPSHOT_LIMITS.maxZipBytes - 16 * 1024;
 
 function options() {
   const { values } = parseArgs({ options: { engine: { type: 'string', default: 'sqlite' }, runs: { type: 'string', default: '10' }, strict: { type: 'boolean', default: false } } });
-  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
+  checkEngine(values.engine);
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number ≥ 1, got "${values.runs}"`);
   return { engine: values.engine, runs, strict: values.strict };

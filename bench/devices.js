@@ -19,7 +19,7 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
-import { benchTarget, cleanupStack, loadRun, percentile, request, round } from './lib.js';
+import { benchTarget, checkEngine, cleanupStack, loadRun, percentile, request, round } from './lib.js';
 
 const SIM_BOOT_MS = 300;
 const GOALS = { bootSlackMs: 200, pngP50: 60, jpegP50: 40, tapP50: 5, oneViewerFps: 10, manyViewerFps: 4, p99Growth: 1.2 };
@@ -34,7 +34,7 @@ function options() {
       strict: { type: 'boolean', default: false },
     },
   });
-  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
+  checkEngine(values.engine);
   const rounds = Number(values.rounds);
   const duration = Number(values.duration);
   const liveRounds = Number(values['live-rounds']);

@@ -22,7 +22,7 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { WhoAmI } from '../dist/modules/api-keys/schemas.js';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
-import { assertAllOk, benchTarget, cleanupStack, loadRun, request, printTable, round, runMain } from './lib.js';
+import { assertAllOk, benchTarget, checkEngine, cleanupStack, loadRun, printTable, request, round, runMain } from './lib.js';
 
 const GOALS = { sqlite: { ratio: 0.7, p99Ms: 10 }, postgres: { ratio: 0.6, p99Ms: null } };
 
@@ -42,7 +42,7 @@ function options() {
     if (!Number.isFinite(value) || value < min) throw new Error(`--${name} must be a number ≥ ${min}, got "${values[name]}"`);
     return value;
   };
-  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
+  checkEngine(values.engine);
   return {
     engine: values.engine,
     duration: number('duration', 1),

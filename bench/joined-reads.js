@@ -27,7 +27,7 @@ import { eventPayload } from '../dist/modules/events/index.js';
 import { selectListings } from '../dist/modules/marketplace/present.js';
 import { webhookDeliveryJob } from '../dist/modules/webhooks/delivery-job.js';
 import { benchConfig, openBenchEngine } from './lib/engine.js';
-import { benchTarget, cleanupStack, percentile, printTable, round, runMain } from './lib.js';
+import { benchTarget, checkEngine, cleanupStack, percentile, printTable, round, runMain } from './lib.js';
 
 const USERS = 500;
 const ROWS = 5000;
@@ -36,7 +36,7 @@ const PAGE = 20;
 
 function options() {
   const { values } = parseArgs({ options: { engine: { type: 'string', default: 'sqlite' }, reads: { type: 'string', default: '2000' } } });
-  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
+  checkEngine(values.engine);
   const reads = Number(values.reads);
   if (!Number.isInteger(reads) || reads < 1) throw new Error('--reads must be a whole number ≥ 1');
   return { engine: values.engine, reads };

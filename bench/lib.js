@@ -77,6 +77,15 @@ export function round(value, digits = 2) {
 }
 
 /**
+ * The `--engine` option, checked: a benchmark refuses anything but the two engines before it
+ * starts anything.
+ * @param {string | undefined} engine
+ */
+export function checkEngine(engine) {
+  if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${engine}"`);
+}
+
+/**
  * Where one benchmark run keeps its data: a fresh SQLite file in a temporary folder, or a
  * fresh PostgreSQL schema plus a Redis key prefix (DATABASE_URL and REDIS_URL, or the local
  * defaults). Everything is removed by the run's clean-up.

@@ -30,7 +30,7 @@ import { zipWorktree } from '../dist/modules/code-sync/worktree.js';
 import { FEED_POSTS } from '../dist/modules/devices/hosts/sim/apps/daily-feed/posts.js';
 import { signUpOverHttp } from './lib/engine.js';
 import { startServeLike } from './lib/serve-like.js';
-import { benchTarget, cleanupStack, percentile, printTable, request, round, runMain } from './lib.js';
+import { benchTarget, checkEngine, cleanupStack, percentile, printTable, request, round, runMain } from './lib.js';
 
 const FEED = 'com.example.feed';
 const POST_INDEX = 79; // the 80th post
@@ -45,7 +45,7 @@ function options() {
   const { values } = parseArgs({
     options: { engine: { type: 'string', default: 'sqlite' }, runs: { type: 'string', default: '100' }, devices: { type: 'string', default: '4' }, strict: { type: 'boolean', default: false } },
   });
-  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
+  checkEngine(values.engine);
   const runs = Number(values.runs);
   const devices = Number(values.devices);
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a whole number ≥ 1');

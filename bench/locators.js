@@ -13,13 +13,13 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { entryNamed } from '../dist/modules/devices/index.js';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, readySimPhone, startBenchApp } from './lib/engine.js';
-import { benchTarget, cleanupStack, percentile, round } from './lib.js';
+import { benchTarget, checkEngine, cleanupStack, percentile, round } from './lib.js';
 
 const GOAL_MS = 20;
 
 async function main() {
   const { values } = parseArgs({ options: { engine: { type: 'string', default: 'sqlite' }, rounds: { type: 'string', default: '100' } } });
-  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error('--engine must be sqlite or postgres');
+  checkEngine(values.engine);
   const rounds = Number(values.rounds);
   const target = benchTarget(values.engine, 'locators');
   const cleanups = cleanupStack();

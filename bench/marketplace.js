@@ -25,7 +25,7 @@ import { sql } from 'kysely';
 import { worktreeHash } from '../dist/modules/code-sync/hash.js';
 import { zipWorktree } from '../dist/modules/code-sync/worktree.js';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
-import { benchTarget, cleanupStack, percentile, request, round, runMain } from './lib.js';
+import { benchTarget, checkEngine, cleanupStack, percentile, request, round, runMain } from './lib.js';
 
 const GOALS = { searchP50Ms: 30, installP50Ms: 200 };
 const ZIP_BYTES = 5 * 1024 * 1024;
@@ -36,7 +36,7 @@ function options() {
   const { values } = parseArgs({
     options: { engine: { type: 'string', default: 'sqlite' }, listings: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '60' }, strict: { type: 'boolean', default: false } },
   });
-  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
+  checkEngine(values.engine);
   const listings = Number(values.listings);
   const rounds = Number(values.rounds);
   if (![listings, rounds].every((n) => Number.isInteger(n) && n >= 1)) throw new Error('--listings and --rounds must be whole numbers ≥ 1');

@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { benchConfig, listenLocally, openBenchEngine, signUpOverHttp, BENCH_PASSWORD_PARAMS } from './lib/engine.js';
-import { benchTarget, cleanupStack, percentile, request, round } from './lib.js';
+import { benchTarget, checkEngine, cleanupStack, percentile, request, round } from './lib.js';
 import { buildApp } from '../dist/app.js';
 import { allModules } from '../dist/build-modules.js';
 import { systemClock } from '../dist/lib/clock.js';
@@ -34,7 +34,7 @@ function options() {
   const { values } = parseArgs({
     options: { engine: { type: 'string', default: 'sqlite' }, calls: { type: 'string', default: '300' }, strict: { type: 'boolean', default: false } },
   });
-  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
+  checkEngine(values.engine);
   const calls = Number(values.calls);
   if (!Number.isInteger(calls) || calls < 10) throw new Error(`--calls must be a whole number ≥ 10, got "${values.calls}"`);
   return { engine: values.engine, calls, strict: values.strict };

@@ -15,13 +15,13 @@ import { sql } from 'kysely';
 import { ManualClock } from '../dist/lib/clock.js';
 import { UsageService } from '../dist/modules/proxies/usage.js';
 import { openBenchEngine } from './lib/engine.js';
-import { benchTarget, cleanupStack, percentile } from './lib.js';
+import { benchTarget, checkEngine, cleanupStack, percentile } from './lib.js';
 
 const { values } = parseArgs({
   options: { engine: { type: 'string', default: 'sqlite' }, samples: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '20' } },
 });
 const engine = values.engine;
-if (engine !== 'sqlite' && engine !== 'postgres') throw new Error('--engine must be sqlite or postgres');
+checkEngine(engine);
 const total = Number(values.samples);
 const runs = Number(values.runs);
 const DAY = 86_400_000;

@@ -30,7 +30,7 @@ import { parseArgs } from 'node:util';
 import { FEED_POSTS } from '../dist/modules/devices/hosts/sim/apps/daily-feed/posts.js';
 import { signUpOverHttp } from './lib/engine.js';
 import { startServeLike } from './lib/serve-like.js';
-import { benchTarget, cleanupStack, percentile, printTable, request, round, runMain } from './lib.js';
+import { benchTarget, checkEngine, cleanupStack, percentile, printTable, request, round, runMain } from './lib.js';
 import { recordInConsole, recordTask } from './lib/recorder-task.js';
 
 const FEED = 'com.example.feed';
@@ -47,7 +47,7 @@ const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(
 function options() {
   const { values } = parseArgs({ options: { engine: { type: 'string', default: 'sqlite' }, runs: { type: 'string', default: '20' }, literal: { type: 'boolean', default: false }, console: { type: 'boolean', default: false } } });
   if (values.literal && values.console) throw new Error('--literal needs the recording through the routes; leave out --console');
-  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
+  checkEngine(values.engine);
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a whole number ≥ 1');
   return { engine: values.engine, runs, inConsole: values.console, kinds: KINDS.filter((kind) => kind !== 'literal' || values.literal) };

@@ -15,13 +15,13 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, readySimPhone, startBenchApp } from './lib/engine.js';
-import { benchTarget, cleanupStack, percentile, request, round } from './lib.js';
+import { benchTarget, checkEngine, cleanupStack, percentile, request, round } from './lib.js';
 
 const ENDED = ['finished', 'failed', 'stopped'];
 
 async function main() {
   const { values } = parseArgs({ options: { engine: { type: 'string', default: 'sqlite' }, starts: { type: 'string', default: '200' } } });
-  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error('--engine must be sqlite or postgres');
+  checkEngine(values.engine);
   const starts = Number(values.starts);
   const target = benchTarget(values.engine, 'run-start');
   const cleanups = cleanupStack();

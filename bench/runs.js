@@ -28,7 +28,7 @@ import { zipWorktree } from '../dist/modules/code-sync/worktree.js';
 import { buildRunsModule } from '../dist/modules/runs/index.js';
 import { RunsThread, serveWorkers } from '../dist/runs-thread/runs-thread.js';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
-import { benchTarget, cleanupStack, percentile, request, round } from './lib.js';
+import { benchTarget, checkEngine, cleanupStack, percentile, request, round } from './lib.js';
 
 const GOALS = { firstLineP50Ms: 300, apiP99Ms: 50 };
 const silent = { info() {}, warn() {}, error() {} };
@@ -37,7 +37,7 @@ function options() {
   const { values } = parseArgs({
     options: { engine: { type: 'string', default: 'sqlite' }, 'runs-on': { type: 'string', default: 'thread' }, runs: { type: 'string', default: '20' }, devices: { type: 'string', default: '50' }, lines: { type: 'string', default: '2000' }, strict: { type: 'boolean', default: false } },
   });
-  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
+  checkEngine(values.engine);
   if (!['thread', 'loop', 'process'].includes(String(values['runs-on']))) throw new Error(`--runs-on must be thread, loop or process, got "${values['runs-on']}"`);
   if (values['runs-on'] === 'process' && values.engine !== 'postgres') throw new Error('--runs-on process needs --engine postgres (processes share the queue through PostgreSQL)');
   return { engine: values.engine, runsOn: values['runs-on'], runs: Number(values.runs), devices: Number(values.devices), lines: Number(values.lines), strict: values.strict };

@@ -20,7 +20,7 @@ import { runBlockProgram } from '../dist/modules/runs/blocks/interpreter.js';
 import { parseBlockProgram } from '../dist/modules/runs/blocks/validate.js';
 import { createTrace, traceWriter } from '../dist/modules/runs/trace/store.js';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, readySimPhone, startBenchApp } from './lib/engine.js';
-import { benchTarget, cleanupStack, percentile, request, round } from './lib.js';
+import { benchTarget, checkEngine, cleanupStack, percentile, request, round } from './lib.js';
 
 /**
  * An app with its own storage and RUN_TRACE setting, its workers running, a ready cloud device
@@ -110,7 +110,7 @@ const SHOP_SHOPPER = {
 
 async function main() {
   const { values } = parseArgs({ options: { engine: { type: 'string', default: 'sqlite' }, rounds: { type: 'string', default: '6' } } });
-  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error('--engine must be sqlite or postgres');
+  checkEngine(values.engine);
   const rounds = Number(values.rounds);
   const target = benchTarget(values.engine, 'traces');
   const cleanups = cleanupStack();

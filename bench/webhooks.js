@@ -26,7 +26,7 @@ import { systemClock } from '../dist/lib/clock.js';
 import { createWebhookWorker } from '../dist/modules/webhooks/runner.js';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, signUpOverHttp, startBenchApp } from './lib/engine.js';
 import { makeCa, startReceiver } from './lib/webhook-receiver.js';
-import { benchTarget, cleanupStack, percentile, printTable, request, round, runMain } from './lib.js';
+import { benchTarget, checkEngine, cleanupStack, percentile, printTable, request, round, runMain } from './lib.js';
 
 const GOAL_DELIVERIES_PER_S = 300;
 const GOAL_FANOUT_MS = 200;
@@ -47,7 +47,7 @@ function options() {
     if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be a whole number ≥ ${min}, got "${values[name]}"`);
     return value;
   };
-  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
+  checkEngine(values.engine);
   return { engine: values.engine, events: number('events', 1), emitters: number('emitters', 1), fanoutRounds: number('fanout-rounds', 1), strict: values.strict };
 }
 

@@ -2,6 +2,7 @@
 // The history benchmark's settings: its goals, its time units and its command-line options
 // (described at the top of bench/history.js).
 import { parseArgs } from 'node:util';
+import { checkEngine } from '../lib.js';
 
 export const HISTORY_GOAL_MS = 50;
 export const LOG_GOAL_MS = 20;
@@ -37,7 +38,7 @@ export function options() {
     if (!Number.isInteger(value) || value < min || value > max) throw new Error(`--${name} must be an integer from ${min} to ${max}, got "${values[name]}"`);
     return value;
   };
-  if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine must be sqlite or postgres, got "${values.engine}"`);
+  checkEngine(values.engine);
   const opts = {
     engine: /** @type {'sqlite' | 'postgres'} */ (values.engine),
     samples: integer('samples', 1),
