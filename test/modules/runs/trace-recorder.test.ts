@@ -241,3 +241,45 @@ describe('a block run, traced', () => {
     expect(writer.notes[0]).toMatch(/^steps 1 to \d+ could not be stored: disk full$/);
   });
 });
+
+describe('a device that counts its inputs (sim), driven by hand', () => {
+  /** Screens A, B, C… as one-colour JPEGs; each tap moves to the next; inputs counted as `sim` counts them. */
+  async function countingDevice() {
+    const pictures = await Promise.all(['#c00', '#0c0', '#00c', '#cc0'].map((background) => sharp({ create: { width: 36, height: 80, channels: 3, background } }).jpeg().toBuffer()));
+    let current = 0;
+    const found = new Map<number, number>();
+    let inputs = 0;
+    const screen = (index: number) => ({ key: `screen-${index}`, draw: async () => ({ data: pictures[index]!, format: 'jpeg' as const, width: 36, height: 80 }) });
+    const device = {
+      deviceId: 1,
+      inputsBegun: () => inputs,
+      screenFoundByInput: (input: number) => (found.has(input) ? screen(found.get(input)!) : undefined),
+      screenNow: async () => screen(current),
+      async tap() {
+        inputs += 1;
+        found.set(inputs, current);
+        current += 1;
+        return null;
+      },
+    } as unknown as DeviceDriver;
+    return { device, frameOf: async (index: number) => (await frameOfScreen(pictures[index]!)).id };
+  }
+
+  test("a step still under way when the previous step's after is looked for: that after is the screen the step's input found, not the screen its input made", async () => {
+    const { device, frameOf } = await countingDevice();
+    const writer = new MemoryWriter();
+    const tracer = new TraceRecorder({ writer, startedMs: Date.now(), maxFrames: 500 });
+    const env = { driver: device, owner: { userId: 1 } };
+    await tracer.step({ action: 'tap', args: {} }, env, (e) => e.driver.tap(1, 1));
+    // The next step taps at once (screen 1 to 2), then goes on past the 150 ms of the first look.
+    await tracer.step({ action: 'tap', args: {} }, env, async (e) => {
+      await e.driver.tap(1, 1);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    });
+    await tracer.flush();
+    const [first, second] = writer.steps;
+    expect(first!.frame_before).toBe(await frameOf(0));
+    expect(first!.frame_after).toBe(await frameOf(1));
+    expect(second!.frame_before).toBe(await frameOf(1));
+  });
+});
