@@ -269,7 +269,7 @@ describe('a device that counts its inputs (sim), driven by hand', () => {
     const { device, frameOf } = await countingDevice();
     const writer = new MemoryWriter();
     const tracer = new TraceRecorder({ writer, startedMs: Date.now(), maxFrames: 500 });
-    const env = { driver: device, owner: { userId: 1 } };
+    const env = { driver: device, owner: { userId: t.userId }, vision: images };
     await tracer.step({ action: 'tap', args: {} }, env, (e) => e.driver.tap(1, 1));
     // The next step taps at once (screen 1 to 2), then goes on past the 150 ms of the first look.
     await tracer.step({ action: 'tap', args: {} }, env, async (e) => {
