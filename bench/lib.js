@@ -67,6 +67,25 @@ export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
+/** @param {number[]} xs the median of the values, in any order */
+export const median = (xs) => percentile([...xs].sort((a, b) => a - b), 50);
+
+/**
+ * How sure a ratio of two medians is: its 95 % interval by the bootstrap (each side's rounds
+ * drawn again with replacement, `resamples` times), so a reader can tell a goal met from a
+ * ratio that only landed under it in this run.
+ * @param {number[]} numerator
+ * @param {number[]} denominator
+ * @param {number} [resamples]
+ * @returns {{ ratio: number, low: number, high: number }}
+ */
+export function ratioOfMedians(numerator, denominator, resamples = 2000) {
+  /** @param {number[]} xs */
+  const redraw = (xs) => median(Array.from(xs, () => xs[Math.floor(Math.random() * xs.length)]));
+  const ratios = Array.from({ length: resamples }, () => redraw(numerator) / redraw(denominator)).sort((a, b) => a - b);
+  return { ratio: median(numerator) / median(denominator), low: percentile(ratios, 2.5), high: percentile(ratios, 97.5) };
+}
+
 /**
  * @param {number} value
  * @param {number} [digits]

@@ -37,10 +37,11 @@ export function benchConfig(target, extra = {}) {
  * target has one); each step pushes its clean-up, so `cleanups.run()` removes everything.
  * `keep` leaves the seeded database in place and says where it is.
  * @param {BenchTarget} target
- * @param {{ cleanups: CleanupStack, keep?: boolean, sqliteName?: string, poolSize?: number, redis?: boolean }} options
+ * `sqlite`: how the SQLite connection is opened (a benchmark's baseline); the service's defaults when absent.
+ * @param {{ cleanups: CleanupStack, keep?: boolean, sqliteName?: string, poolSize?: number, redis?: boolean, sqlite?: { checkpoints?: 'background' | 'inline', statementsKept?: number } }} options
  * @returns {Promise<{ db: Db, redis: Redis | undefined, sqliteFile: string | undefined }>}
  */
-export async function openBenchEngine(target, { cleanups, keep = false, sqliteName = 'bench.sqlite', poolSize, redis: withRedis = true }) {
+export async function openBenchEngine(target, { cleanups, keep = false, sqliteName = 'bench.sqlite', poolSize, redis: withRedis = true, sqlite }) {
   const { tempDir, pgSchema, databaseUrl, redisUrl, redisPrefix } = target;
   const sqliteFile = tempDir ? join(tempDir, sqliteName) : undefined;
   if (tempDir) cleanups.push(() => (keep ? console.log(`kept: SQLite file ${sqliteFile}`) : rmSync(tempDir, { recursive: true, force: true })));
@@ -48,7 +49,7 @@ export async function openBenchEngine(target, { cleanups, keep = false, sqliteNa
     await withPg(databaseUrl, `create schema ${pgSchema}`);
     cleanups.push(() => (keep ? console.log(`kept: PostgreSQL schema ${pgSchema}`) : withPg(databaseUrl, `drop schema if exists ${pgSchema} cascade`)));
   }
-  const db = openDatabase({ databaseUrl, sqliteFile, pgSchema, ...(poolSize ? { poolSize } : {}) });
+  const db = openDatabase({ databaseUrl, sqliteFile, pgSchema, ...(poolSize ? { poolSize } : {}), ...sqlite });
   cleanups.push(() => db.close());
   await migrateToLatest(db);
   const redis = withRedis && redisUrl ? connectRedis(redisUrl) : undefined;

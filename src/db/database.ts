@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { makePrivateFile, makePrivateFolder, tightenIfPresent } from '../lib/private-files.js';
 import type { Database } from './schema.js';
+import { startBackgroundCheckpoints } from './background-checkpoints.js';
 import { ImmediateSqliteDialect } from './sqlite-dialect.js';
 import { LocalWakeup, type Wakeup } from './wakeup.js';
 import { pgDriver } from './pg-driver.js';
@@ -38,6 +39,15 @@ export interface OpenOptions {
   /** PostgreSQL schema to use (tests get a fresh one each). */
   pgSchema?: string;
   poolSize?: number;
+  /**
+   * SQLite file: who copies the write-ahead log back into the file. `background` (the default):
+   * a thread of the process (background-checkpoints.ts), so that no commit waits for it;
+   * `inline`: the committing connection, as SQLite does by default (a second connection of a
+   * process whose first already checkpoints in the background).
+   */
+  checkpoints?: 'background' | 'inline';
+  /** SQLite: prepared statements kept for reuse (sqlite-dialect.ts); 0 only for a benchmark's baseline. */
+  statementsKept?: number;
 }
 
 /**
@@ -90,13 +100,21 @@ export function openDatabase(options: OpenOptions): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma(`busy_timeout = ${SQLITE_LOCK_WAIT_MS}`);
   sqlite.pragma('foreign_keys = ON');
-  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite, lockWaitMs: SQLITE_LOCK_WAIT_MS }) });
+  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite, lockWaitMs: SQLITE_LOCK_WAIT_MS, statementsKept: options.statementsKept }) });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  const checkpoints =
+    file !== ':memory:' && options.checkpoints !== 'inline'
+      ? startBackgroundCheckpoints(file, { onFailure: (error) => process.stderr.write(`SQLite's background checkpoints stopped (${error.message}); commits checkpoint inline\n`) })
+      : undefined;
   return {
     kysely,
     dialect: 'sqlite',
     wakeup: new LocalWakeup(),
-    close: () => kysely.destroy(),
+    close: async () => {
+      // The thread's connection first: the last one to close folds the log into the file.
+      await checkpoints?.stop();
+      await kysely.destroy();
+    },
     onConnectionError: () => undefined,
     externalChangeCounter: () => dataVersion.get() as number,
   };

@@ -17,7 +17,8 @@ async function main(): Promise<void> {
   // Structured cloning turned the key into a plain Uint8Array.
   const config: Config = { ...data.config, secretKey: Buffer.from(data.config.secretKey) };
   const log = pino({ level: config.logLevel }).child({ thread: 'runs' });
-  const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: data.sqliteFile, pgSchema: data.pgSchema });
+  // The API's connection checkpoints in the background for the whole process.
+  const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: data.sqliteFile, pgSchema: data.pgSchema, checkpoints: 'inline' });
   db.onConnectionError((error) => log.warn({ err: error }, 'a database connection dropped; it will be replaced'));
   const warnSharedState = (error: unknown, what: string) => log.warn({ err: error }, `shared state unavailable: ${what}`);
   // Matches go to the process's pool, owned by the API's thread (decision 0025).

@@ -11,7 +11,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
 import { afterAll, expect, test } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
-import { ImmediateSqliteDialect } from '../../src/db/sqlite-dialect.js';
+import { ImmediateSqliteDialect, STATEMENTS_KEPT } from '../../src/db/sqlite-dialect.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-sqlite-dialect-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -95,4 +95,47 @@ test('a lock held past the wait fails the transaction with SQLITE_BUSY, and the 
     b.close();
     await a.destroy();
   }
+});
+
+test('a query made again reuses its prepared statement, keeps up with schema changes and failures, and at most STATEMENTS_KEPT are kept', async () => {
+  const database = new SQLite(':memory:');
+  const dialect = new ImmediateSqliteDialect({ database, lockWaitMs: 100 });
+  const db = new Kysely<{ t: { x: number; y?: string } }>({ dialect });
+  const prepared: string[] = [];
+  const prepare = database.prepare.bind(database);
+  database.prepare = ((source: string) => (prepared.push(source), prepare(source))) as typeof database.prepare;
+  try {
+    await sql`create table t (x integer primary key)`.execute(db);
+    for (const x of [1, 2, 3]) await db.insertInto('t').values({ x }).execute();
+    expect(prepared.filter((s) => s.startsWith('insert'))).toHaveLength(1);
+    // A failed run (a duplicate key) leaves the statement usable.
+    await expect(db.insertInto('t').values({ x: 1 }).execute()).rejects.toThrow(/UNIQUE|PRIMARY/);
+    await db.insertInto('t').values({ x: 4 }).execute();
+    const all = () => sql<Record<string, unknown>>`select * from t order by x`.execute(db);
+    expect((await all()).rows).toEqual([{ x: 1 }, { x: 2 }, { x: 3 }, { x: 4 }]);
+    // The kept `select *` sees a column added since it was prepared.
+    await sql`alter table t add column y text not null default 'new'`.execute(db);
+    expect((await all()).rows[0]).toEqual({ x: 1, y: 'new' });
+    expect(prepared.filter((s) => s.startsWith('select'))).toHaveLength(1);
+    // Each list length is its own text: the oldest go, the cache stays bounded and still answers.
+    for (let n = 1; n <= STATEMENTS_KEPT + 20; n++) {
+      const rows = await db.selectFrom('t').select('x').where('x', 'in', Array.from({ length: n }, (_, i) => i + 1)).execute();
+      expect(rows).toHaveLength(Math.min(n, 4));
+    }
+    expect(dialect.statements.size).toBe(STATEMENTS_KEPT);
+    // A pragma is prepared each time: SQLite applies it while preparing, so a kept one would not apply again.
+    const busyTimeout = () => database.pragma('busy_timeout', { simple: true });
+    for (const value of [1000, 2000, 1000, 2000, 2000, 1000]) {
+      await sql.raw(`pragma busy_timeout = ${value}`).execute(db);
+      expect(busyTimeout()).toBe(value);
+    }
+    expect(prepared.filter((s) => s.startsWith('pragma'))).toHaveLength(6);
+    // Streaming a kept select while nothing else runs on the connection.
+    const streamed: number[] = [];
+    for await (const row of db.selectFrom('t').select('x').orderBy('x').stream()) streamed.push(row.x);
+    expect(streamed).toEqual([1, 2, 3, 4]);
+  } finally {
+    await db.destroy();
+  }
+  expect(database.open).toBe(false);
 });
