@@ -81,7 +81,7 @@ async function main() {
     }
     // 2. Whole cloud runs, alternating.
     const runners = {
-      before: await fiftyStepCloudRunner('sqlite', 'sqlite-runs-before', { RUN_TRACE: 'on' }, cleanups, BEFORE),
+      before: await fiftyStepCloudRunner('sqlite', 'sqlite-runs-before', { RUN_TRACE: 'on' }, cleanups, { sqlite: BEFORE }),
       now: await fiftyStepCloudRunner('sqlite', 'sqlite-runs-now', { RUN_TRACE: 'on' }, cleanups),
     };
     await runners.before.run();

@@ -8,6 +8,24 @@ import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, readySimPhon
 
 export const SHOP = 'com.example.shop';
 
+/**
+ * @param {ReturnType<typeof benchTarget>} target
+ * @param {string} label
+ * @param {Record<string, string>} settings
+ * @param {ReturnType<typeof import('../lib.js').cleanupStack>} cleanups
+ * @param {{ checkpoints?: 'background' | 'inline', statementsKept?: number }} [sqlite]
+ */
+async function onApiLoop(target, label, settings, cleanups, sqlite) {
+  const { db, redis } = await openBenchEngine(target, { cleanups, sqlite });
+  const app = await startBenchApp(benchAppDeps(benchConfig(target, { SIM_BOOT_MS: '20', ...settings }), db, redis), cleanups);
+  const base = await listenLocally(app);
+  const runWorkers = app.modules.runs.workers ?? [];
+  for (const worker of runWorkers) worker.start();
+  cleanups.push(() => Promise.all(runWorkers.map((/** @type {any} */ worker) => worker.stop())));
+  const { auth, device } = await readySimPhone(app, base, { label: `runs-${label}`, suffix: target.suffix, deviceName: 'Phone' }, cleanups);
+  return { auth, device, base };
+}
+
 /** Ten steps a shopper's macro makes; five passes make the 50 traced steps. */
 export const SHOP_PASS = [
   { type: 'tap', element_id: 'row_mug' },
@@ -27,22 +45,17 @@ export const FIFTY_STEP_PROGRAM = { version: 1, steps: [{ type: 'open_app', pack
 
 /**
  * An app on its own storage (`label` names it) with the given settings, running the macro as
- * cloud runs; `sqlite` opens its SQLite connection otherwise than the service does (a baseline).
+ * cloud runs on the API's own event loop, beside the requests that poll them. `sqlite` opens
+ * its SQLite connection otherwise than the service does (a baseline).
  * @param {string} engine
  * @param {string} label
  * @param {Record<string, string>} settings
  * @param {ReturnType<typeof import('../lib.js').cleanupStack>} cleanups
- * @param {{ checkpoints?: 'background' | 'inline', statementsKept?: number }} [sqlite]
+ * @param {{ sqlite?: { checkpoints?: 'background' | 'inline', statementsKept?: number } }} [options]
  */
-export async function fiftyStepCloudRunner(engine, label, settings, cleanups, sqlite) {
+export async function fiftyStepCloudRunner(engine, label, settings, cleanups, { sqlite } = {}) {
   const target = benchTarget(engine, label);
-  const { db, redis } = await openBenchEngine(target, { cleanups, sqlite });
-  const app = await startBenchApp(benchAppDeps(benchConfig(target, { SIM_BOOT_MS: '20', ...settings }), db, redis), cleanups);
-  const base = await listenLocally(app);
-  const runWorkers = app.modules.runs.workers ?? [];
-  for (const worker of runWorkers) worker.start();
-  cleanups.push(() => Promise.all(runWorkers.map((/** @type {any} */ worker) => worker.stop())));
-  const { auth, device } = await readySimPhone(app, base, { label: `runs-${label}`, suffix: target.suffix, deviceName: 'Phone' }, cleanups);
+  const { auth, device, base } = await onApiLoop(target, label, settings, cleanups, sqlite);
   const macro = await request(base, 'POST', '/api/macros', { body: { name: 'Fifty', kind: 'block', blocks: FIFTY_STEP_PROGRAM }, headers: auth });
   return {
     /** Starts a cloud run and polls it until it has ended: the wall time, and the run record's finished_at − started_at. */

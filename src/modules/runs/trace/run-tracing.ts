@@ -11,7 +11,7 @@ import { messageOf } from '../../../lib/error-message.js';
 import { type ActionTracer, type DeviceDriver, frameOfScreen, redactText, SECRET_TEXT, TRACE_FRAME, type TraceFrame, TraceRecorder, type TraceWriter, withCenter } from '../../devices/index.js';
 import type { RunOutcome } from '../outcome.js';
 import type { RunTraceSettings } from './settings.js';
-import { createTrace, deleteTrace, finishTrace, KnownPictures, traceOfRun, traceWriter } from './store.js';
+import { createTrace, deleteTrace, finishTrace, KnownPictures, StepInserts, traceOfRun, traceWriter } from './store.js';
 
 /** A field whose text the final UI tree never shows, as the authoring agent never reads it. */
 const isPasswordField = (e: { resource_id: string; content_desc: string; element_id: string; editable: boolean }) => e.editable && /pass(word|code)|pin_?code/i.test(`${e.resource_id} ${e.content_desc} ${e.element_id}`);
@@ -55,6 +55,8 @@ export class RunTracing {
   private readonly drawnFrames = new Map<string, Promise<TraceFrame>>();
   /** Pictures this process's writers know are stored (store.ts). */
   private readonly knownPictures = new KnownPictures();
+  /** Batch inserts compiled once per size, shared by this process's writers (store.ts). */
+  private readonly stepInserts = new StepInserts();
 
   constructor(
     private readonly deps: { db: Db; clock: Clock; settings: RunTraceSettings; log?: TraceLog },
@@ -66,7 +68,7 @@ export class RunTracing {
 
   private recorder(runId: number, stored: Promise<number | undefined>, from: { startedMs: number; nextSeq?: number; keptFrames?: string[]; framesCapped?: boolean }): TraceRecorder {
     return new TraceRecorder({
-      writer: onceStored(stored, (executionPk) => traceWriter(this.deps.db.kysely, executionPk, () => this.deps.clock.now(), this.knownPictures)),
+      writer: onceStored(stored, (executionPk) => traceWriter(this.deps.db.kysely, executionPk, () => this.deps.clock.now(), this.knownPictures, this.stepInserts)),
       maxFrames: this.deps.settings.maxFrames,
       drawnFrames: this.drawnFrames,
       ...from,

@@ -2,7 +2,7 @@
 // JSON rows numbered by seq, the frames it shows by id, and each frame's JPEG once for every
 // trace (named by its pixels, so the same screen in many runs is one picture). The only writer
 // of the four tables; the recorder reaches it through a TraceWriter.
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { TraceBatch, TraceEnd, TraceFrame, TraceStep, TraceWriter } from '../../devices/index.js';
 
@@ -44,6 +44,35 @@ export class KnownPictures {
   }
 }
 
+/** Batch sizes whose insert is kept compiled; a batch is at most 200 steps (the recorder's FLUSH_STEPS). */
+const STEP_INSERTS_KEPT = 256;
+
+/**
+ * The insert of a batch's steps, compiled once per batch size (and database) and then only
+ * given its values: building a 52-row insert through Kysely's query builder took about as long
+ * as SQLite's insert itself. Shared by a process's writers, as KnownPictures is.
+ */
+export class StepInserts {
+  private readonly byRows = new WeakMap<Db, Map<number, string>>();
+
+  /** The statement and its parameters for these rows, in the order the statement names them. */
+  of(db: Db, executionPk: number, steps: TraceStep[]): CompiledQuery {
+    let compiled = this.byRows.get(db);
+    if (!compiled) this.byRows.set(db, (compiled = new Map()));
+    let text = compiled.get(steps.length);
+    if (text === undefined) {
+      const query = db.insertInto('run_trace_steps').values(steps.map(() => ({ execution_pk: 0, seq: 0, body: '' }))).compile();
+      if (query.parameters.length !== steps.length * 3) throw new Error('the steps insert does not name three values a row');
+      text = query.sql;
+      if (compiled.size >= STEP_INSERTS_KEPT) compiled.clear();
+      compiled.set(steps.length, text);
+    }
+    const parameters: unknown[] = [];
+    for (const step of steps) parameters.push(executionPk, step.seq, JSON.stringify(step));
+    return CompiledQuery.raw(text, parameters);
+  }
+}
+
 /**
  * Says the trace shows these frames, storing each picture only when no trace has stored it
  * yet (migration 0029): a screen seen in an earlier run costs one small row, not its JPEG.
@@ -80,8 +109,8 @@ async function twice(write: (retry: boolean) => Promise<void>): Promise<void> {
   }
 }
 
-/** The writer of one trace; `known`: the pictures its process knows are stored, shared by its writers. */
-export function traceWriter(db: Db, executionPk: number, now: () => number, known = new KnownPictures()): TraceWriter {
+/** The writer of one trace; `known` and `inserts`: what its process's writers share (the pictures stored, the compiled inserts). */
+export function traceWriter(db: Db, executionPk: number, now: () => number, known = new KnownPictures(), inserts = new StepInserts()): TraceWriter {
   return {
     async write(batch: TraceBatch) {
       const frames = batch.end?.finalFrame ? [...batch.frames, batch.end.finalFrame] : batch.frames;
@@ -91,7 +120,7 @@ export function traceWriter(db: Db, executionPk: number, now: () => number, know
         if (retry) known.forget(ids);
         await db.transaction().execute(async (trx) => {
           await insertFrames(trx, executionPk, frames, now(), known);
-          if (batch.steps.length > 0) await trx.insertInto('run_trace_steps').values(batch.steps.map((step) => ({ execution_pk: executionPk, seq: step.seq, body: JSON.stringify(step) }))).execute();
+          if (batch.steps.length > 0) await trx.executeQuery(inserts.of(db, executionPk, batch.steps));
           if (batch.framesCapped || batch.end) await trx.updateTable('run_traces').set({ ...(batch.framesCapped ? { frames_capped: 1 } : {}), ...(batch.end ? endOf(batch.end) : {}) }).where('execution_pk', '=', executionPk).execute();
         });
       });
