@@ -14,6 +14,7 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
+import { START_DELAY_MS } from '../dist/db/background-checkpoints.js';
 import { createTrace, KnownPictures, traceWriter } from '../dist/modules/runs/trace/store.js';
 import { openBenchEngine } from './lib/engine.js';
 import { fiftyStepCloudRunner } from './lib/fifty-step-macro.js';
@@ -71,8 +72,9 @@ async function main() {
   const rounds = Number(values.rounds);
   const cleanups = cleanupStack();
   try {
-    // 1. Trace writes, alternating.
+    // 1. Trace writes, alternating, once the service's checkpoint thread has started.
     const writers = { before: await traceWrites('sqlite-writes-before', cleanups, BEFORE), now: await traceWrites('sqlite-writes-now', cleanups) };
+    await new Promise((resolve) => setTimeout(resolve, START_DELAY_MS + 200));
     /** @type {{ before: number[], now: number[] }} */
     const written = { before: [], now: [] };
     for (let i = 0; i < writes * 2; i++) {

@@ -21,7 +21,7 @@ import { parseBlockProgram } from '../dist/modules/runs/blocks/validate.js';
 import { createTrace, traceWriter } from '../dist/modules/runs/trace/store.js';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, readySimPhone, startBenchApp } from './lib/engine.js';
 import { fiftyStepCloudRunner, SHOP, SHOP_PASS } from './lib/fifty-step-macro.js';
-import { benchTarget, checkEngine, cleanupStack, median, ratioOfMedians, request, round } from './lib.js';
+import { benchTarget, checkEngine, cleanupStack, median, ratioOfMedians, request, round, trimmedMean } from './lib.js';
 
 const GOAL_RATIO = 1.1;
 const GOAL_MB_PER_MINUTE = 5;
@@ -161,7 +161,7 @@ async function main() {
       recorded[kind].push(times.recorded);
     }
     const cloudRatio = ratioOfMedians(cloud.traced, cloud.untraced);
-    const recordedRatio = median(recorded.traced) / median(recorded.untraced);
+    const recordedRatio = ratioOfMedians(recorded.traced, recorded.untraced, { statistic: trimmedMean });
 
     // 2. Stored bytes per device-minute.
     const perMinute = [];
@@ -184,7 +184,9 @@ async function main() {
     console.log('| run | median ms | min ms | max ms |\n|---|---|---|---|');
     for (const kind of /** @type {const} */ (['untraced', 'traced'])) console.log(`| ${kind} | ${round(median(cloud[kind]))} | ${round(Math.min(...cloud[kind]))} | ${round(Math.max(...cloud[kind]))} |`);
     console.log(`\ntraced / untraced (medians), whole cloud runs: ${verdict(cloudRatio)}`);
-    console.log(`the run records' finished_at − started_at (whole milliseconds, so ±1 ms on ${median(recorded.untraced)}), medians: untraced ${median(recorded.untraced)}, traced ${median(recorded.traced)}, ratio ${round(recordedRatio, 3)}`);
+    console.log(
+      `the run records' own durations (finished_at − started_at, whole milliseconds; 10 % trimmed means): untraced ${round(trimmedMean(recorded.untraced))} ms, traced ${round(trimmedMean(recorded.traced))} ms, ratio ${verdict(recordedRatio)}`,
+    );
     console.log('\n| app | run s | steps | frames | frame bytes | step bytes | MB per device-minute |\n|---|---|---|---|---|---|---|');
     for (const r of perMinute) console.log(`| ${r.label} | ${round(r.ms / 1000)} | ${r.steps} | ${r.frames} | ${r.frameBytes} | ${r.stepBytes} | ${round(r.mbPerMinute, 3)} |`);
     const worst = Math.max(...perMinute.map((r) => r.mbPerMinute));

@@ -13,6 +13,8 @@ import { Worker } from 'node:worker_threads';
 /** The pause between checkpoints while the log is being written; it doubles while nothing is, up to IDLE_MS. */
 export const CHECKPOINT_EVERY_MS = 10;
 const IDLE_MS = 320;
+/** How long after the database opens the thread starts. */
+export const START_DELAY_MS = 2000;
 
 /**
  * The thread's code, evaluated rather than loaded from a file beside this one: the same source
@@ -45,13 +47,45 @@ const THREAD_SOURCE = `
 `;
 
 export interface BackgroundCheckpoints {
-  /** Resolves once the thread has opened its connection (it then checkpoints every interval). */
+  /** Resolves once the thread has opened its connection (it then checkpoints every interval); never, if stopped before it started. */
   readonly started: Promise<void>;
   /** Ends the thread and closes its connection. */
   stop(): Promise<void>;
 }
 
-export function startBackgroundCheckpoints(file: string, options: { everyMs?: number; onFailure?: (error: Error) => void } = {}): BackgroundCheckpoints {
+/**
+ * Starts the thread after `delayMs` (default START_DELAY_MS): a process starting up has better
+ * use for its cores than loading a second SQLite and folding in its migrations at once, and
+ * until then SQLite checkpoints inline as it always did.
+ */
+export function startBackgroundCheckpoints(file: string, options: { everyMs?: number; delayMs?: number; onFailure?: (error: Error) => void } = {}): BackgroundCheckpoints {
+  let stopped = false;
+  let thread: { started: Promise<void>; stop(): Promise<void> } | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const started = new Promise<void>((resolve, reject) => {
+    const spawn = () => {
+      thread = spawnThread(file, options);
+      thread.started.then(resolve, reject);
+    };
+    const delayMs = options.delayMs ?? START_DELAY_MS;
+    if (delayMs <= 0) return spawn();
+    timer = setTimeout(spawn, delayMs);
+    // A command that ends before the delay is not held up by it.
+    timer.unref();
+  });
+  started.catch(() => undefined);
+  return {
+    started,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearTimeout(timer);
+      await thread?.stop();
+    },
+  };
+}
+
+function spawnThread(file: string, options: { everyMs?: number; onFailure?: (error: Error) => void }) {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { file, driver, everyMs: options.everyMs ?? CHECKPOINT_EVERY_MS, idleMs: IDLE_MS } });
   let stopping = false;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, expect, test } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
-import { startBackgroundCheckpoints } from '../../src/db/background-checkpoints.js';
+import { START_DELAY_MS, startBackgroundCheckpoints } from '../../src/db/background-checkpoints.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-checkpoints-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,12 +38,19 @@ async function fileGrowth(checkpoints: 'background' | 'inline', ms: number): Pro
   }
 }
 
-test('committed pages reach the database file in the background, with no commit checkpointing', async () => {
-  expect(await fileGrowth('background', 3000)).toBeGreaterThan(300_000);
+test('committed pages reach the database file in the background (the thread starts 2 s after the open), with no commit checkpointing', async () => {
+  expect(await fileGrowth('background', START_DELAY_MS + 3000)).toBeGreaterThan(300_000);
 });
 
 test("with checkpoints 'inline' the same pages stay in the log (SQLite's own threshold is not reached)", async () => {
   expect(await fileGrowth('inline', 500)).toBe(0);
+});
+
+test('a thread stopped before its delay is up never starts', async () => {
+  const checkpoints = startBackgroundCheckpoints(join(dir, 'never.sqlite'), { delayMs: 50 });
+  await checkpoints.stop();
+  const outcome = await Promise.race([checkpoints.started.then(() => 'started'), sleep(300).then(() => 'not started')]);
+  expect(outcome).toBe('not started');
 });
 
 test('a database closed before its checkpoint thread started closes at once and its data is whole', async () => {
@@ -62,7 +69,7 @@ test('a database closed before its checkpoint thread started closes at once and 
 
 test('a thread that cannot open its file says so, and stopping it still resolves', async () => {
   const failures: Error[] = [];
-  const checkpoints = startBackgroundCheckpoints(join(dir, 'missing', 'none.sqlite'), { onFailure: (error) => failures.push(error) });
+  const checkpoints = startBackgroundCheckpoints(join(dir, 'missing', 'none.sqlite'), { delayMs: 0, onFailure: (error) => failures.push(error) });
   await expect(checkpoints.started).rejects.toThrow(/ended before it started/);
   expect(failures.map((e) => e.message).join()).toMatch(/unable to open|directory does not exist|cannot open/i);
   await checkpoints.stop();
