@@ -15,6 +15,7 @@
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { START_DELAY_MS } from '../dist/db/background-checkpoints.js';
 import { TraceRecorder } from '../dist/modules/devices/index.js';
 import { runBlockProgram } from '../dist/modules/runs/blocks/interpreter.js';
 import { parseBlockProgram } from '../dist/modules/runs/blocks/validate.js';
@@ -148,6 +149,8 @@ async function main() {
 
     // 1b. Whole cloud runs, RUN_TRACE=on against RUN_TRACE=off, alternating.
     const runners = { untraced: await fiftyStepCloudRunner(values.engine, 'traces-off', { RUN_TRACE: 'off' }, cleanups), traced: await fiftyStepCloudRunner(values.engine, 'traces-on', { RUN_TRACE: 'on' }, cleanups) };
+    // Both apps' SQLite checkpoint threads going, as in a process that has been up a while.
+    if (values.engine === 'sqlite') await new Promise((resolve) => setTimeout(resolve, START_DELAY_MS + 200));
     await runners.untraced.run();
     await runners.traced.run();
     /** @type {{ untraced: number[], traced: number[] }} */

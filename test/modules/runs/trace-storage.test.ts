@@ -2,11 +2,11 @@
 // worker: a block run's steps and frames stored, a failed run's final frame and UI tree, the
 // trace deleted with the run's history record (as its logs are), the leased retention sweep,
 // and RUN_TRACE=failures and off.
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { allModules } from '../../../src/build-modules.js';
 import { DEMO_APP_PACKAGE } from '../../../src/modules/devices/index.js';
 import { RunTracing } from '../../../src/modules/runs/trace/run-tracing.js';
-import { deleteUnshownPictures, KnownPictures, readFrames, StepInserts, traceOfRun, traceWriter } from '../../../src/modules/runs/trace/store.js';
+import { deleteUnshownPictures, KnownPictures, readFrames, traceOfRun, traceWriter } from '../../../src/modules/runs/trace/store.js';
 import { sweepTraces } from '../../../src/modules/runs/trace/sweeper.js';
 import { blockMacro, closeWorld, cloudDevice, ended, startedRun, world, type World } from './helpers/device-run-world.js';
 import { insertHistoryRecord, newExecutionId } from './helpers/records.js';
@@ -100,29 +100,6 @@ describe('RUN_TRACE=on (default)', () => {
     await writer.write({ steps: steps as never, frames: [], framesCapped: false });
     const stored = await w.t.db.kysely.selectFrom('run_trace_steps').select(['seq', 'body']).where('execution_pk', '=', pk).orderBy('seq').execute();
     expect(stored.map((r) => [Number(r.seq), r.body])).toEqual(steps.map((s) => [s.seq, JSON.stringify(s)]));
-  });
-
-  test('writers sharing compiled inserts store each trace its own steps, whatever the batch sizes, and build each size once', async () => {
-    const tracing = new RunTracing({ db: w.t.db, clock: w.t.clock, settings: w.t.config.runTrace });
-    const pks = [await insertHistoryRecord(w.t.db.kysely, w.user.id, newExecutionId(), 'block'), await insertHistoryRecord(w.t.db.kysely, w.user.id, newExecutionId(), 'block')];
-    for (const [i, pk] of pks.entries()) expect(await tracing.begin({ id: -110 - i, user_id: w.user.id }, pk)!.stored).toBe(pk);
-    const inserts = new StepInserts();
-    const built = vi.spyOn(w.t.db.kysely, 'insertInto');
-    const writers = pks.map((pk) => traceWriter(w.t.db.kysely, pk, () => w.t.clock.now(), new KnownPictures(), inserts));
-    const step = (seq: number, who: number) => ({ seq, at_ms: seq, duration_ms: 1, action: 'tap', args: { who }, outcome: 'ok', interrupts: [] });
-    const seq = [0, 0];
-    for (const [writer, size] of [[0, 3], [1, 3], [0, 1], [1, 2], [0, 3], [1, 1]] as const) {
-      const batch = Array.from({ length: size }, () => step(++seq[writer]!, writer));
-      await writers[writer]!.write({ steps: batch as never, frames: [], framesCapped: false });
-    }
-    for (const [i, pk] of pks.entries()) {
-      const stored = await w.t.db.kysely.selectFrom('run_trace_steps').select(['seq', 'body']).where('execution_pk', '=', pk).orderBy('seq').execute();
-      expect(stored.map((r) => Number(r.seq))).toEqual(Array.from({ length: seq[i]! }, (_, k) => k + 1));
-      expect(stored.every((r) => (JSON.parse(r.body) as { args: { who: number } }).args.who === i)).toBe(true);
-    }
-    // Sizes 3, 1 and 2: three inserts built, each size's statement reused after.
-    expect(built.mock.calls.filter(([table]) => table === 'run_trace_steps')).toHaveLength(3);
-    built.mockRestore();
   });
 
   test("deleting the run's history record deletes its trace, steps and frames, as its logs", async () => {
