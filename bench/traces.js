@@ -19,7 +19,7 @@ import { START_DELAY_MS } from '../dist/db/background-checkpoints.js';
 import { TraceRecorder } from '../dist/modules/devices/index.js';
 import { runBlockProgram } from '../dist/modules/runs/blocks/interpreter.js';
 import { parseBlockProgram } from '../dist/modules/runs/blocks/validate.js';
-import { createTrace, traceWriter } from '../dist/modules/runs/trace/store.js';
+import { createTrace, KnownPictures, StepInserts, traceWriter } from '../dist/modules/runs/trace/store.js';
 import { benchAppDeps, benchConfig, listenLocally, openBenchEngine, readySimPhone, startBenchApp } from './lib/engine.js';
 import { fiftyStepCloudRunner, SHOP, SHOP_PASS } from './lib/fifty-step-macro.js';
 import { benchTarget, checkEngine, cleanupStack, median, ratioOfMedians, request, round, trimmedMean } from './lib.js';
@@ -86,14 +86,17 @@ async function main() {
     const macro = await request(base, 'POST', '/api/macros', { body: { name: 'Traced', kind: 'python' }, headers: auth });
     const local = await request(base, 'POST', '/api/emulator/devices', { body: { name: 'Desk', port: 5555 }, headers: auth });
     let runs = 0;
-    // As the runs module's RunTracing does: recorders of one process share the frames drawn from sim screens.
+    // As the runs module's RunTracing does: recorders of one process share the frames drawn from
+    // sim screens, and their writers the pictures known to be stored and the compiled inserts.
     const drawnFrames = new Map();
+    const knownPictures = new KnownPictures();
+    const stepInserts = new StepInserts();
     const newTrace = async () => {
       runs += 1;
       const body = { execution_id: `bench-trace-${target.suffix}-${runs}`, status: 'running', macro_id: macro.id, device_id: local.id, execution_type: 'python', started_at: new Date().toISOString() };
       const history = await request(base, 'POST', '/api/executions/report', { body, headers: auth });
       await createTrace(db.kysely, { executionPk: history.id, userId, runId: -runs, startedMs: Date.now(), now: Date.now() });
-      const recorder = new TraceRecorder({ writer: traceWriter(db.kysely, history.id, () => Date.now()), startedMs: Date.now(), maxFrames: 500, drawnFrames });
+      const recorder = new TraceRecorder({ writer: traceWriter(db.kysely, history.id, () => Date.now(), knownPictures, stepInserts), startedMs: Date.now(), maxFrames: 500, drawnFrames });
       return { pk: history.id, recorder };
     };
     const images = app.modules.images.services.screen;
