@@ -249,12 +249,13 @@ describe('a device that counts its inputs (sim), driven by hand', () => {
     let current = 0;
     const found = new Map<number, number>();
     let inputs = 0;
+    const reads = { looks: 0 };
     const screen = (index: number) => ({ key: `screen-${index}`, draw: async () => ({ data: pictures[index]!, format: 'jpeg' as const, width: 36, height: 80 }) });
     const device = {
       deviceId: 1,
       inputsBegun: () => inputs,
       screenFoundByInput: (input: number) => (found.has(input) ? screen(found.get(input)!) : undefined),
-      screenNow: async () => screen(current),
+      screenNow: async () => (reads.looks++, screen(current)),
       async tap() {
         inputs += 1;
         found.set(inputs, current);
@@ -262,11 +263,11 @@ describe('a device that counts its inputs (sim), driven by hand', () => {
         return null;
       },
     } as unknown as DeviceDriver;
-    return { device, frameOf: async (index: number) => (await frameOfScreen(pictures[index]!)).id };
+    return { device, reads, frameOf: async (index: number) => (await frameOfScreen(pictures[index]!)).id };
   }
 
-  test("a step still under way when the previous step's after is looked for: that after is the screen the step's input found, not the screen its input made", async () => {
-    const { device, frameOf } = await countingDevice();
+  test("a step still under way when the previous step's after is looked for: that after is the screen the step's input found, not the screen its input made, and the device is not read for it", async () => {
+    const { device, reads, frameOf } = await countingDevice();
     const writer = new MemoryWriter();
     const tracer = new TraceRecorder({ writer, startedMs: Date.now(), maxFrames: 500 });
     const env = { driver: device, owner: { userId: t.userId }, vision: images };
@@ -276,6 +277,7 @@ describe('a device that counts its inputs (sim), driven by hand', () => {
       await e.driver.tap(1, 1);
       await new Promise((resolve) => setTimeout(resolve, 400));
     });
+    expect(reads.looks).toBe(0);
     await tracer.flush();
     const [first, second] = writer.steps;
     expect(first!.frame_before).toBe(await frameOf(0));

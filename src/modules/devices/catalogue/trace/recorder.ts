@@ -78,7 +78,6 @@ interface Glance {
   keep(): FrameRef;
 }
 
-
 export class TraceRecorder implements ActionTracer {
   private seq: number;
   private readonly book: FrameBook;
@@ -243,9 +242,7 @@ export class TraceRecorder implements ActionTracer {
    * background's next look (150 ms after the action, or its next poll) is the picture.
    */
   private startAfter(driver: DeviceDriver, seq: number): FrameRef {
-    // Timers rather than a loop of sleeps, always of the same two lengths (Node keeps a list
-    // per length): most steps are followed by the next at once, and then this costs one
-    // promise and one timer, set and cleared.
+    // Timers of two fixed lengths (Node keeps a list per length), not a loop of sleeps.
     let resolve!: (ref: FrameRef) => void;
     const ref = new Promise<FrameRef>((done) => (resolve = done));
     const deadline = performance.now() + SETTLE_MAX_MS;
@@ -261,13 +258,17 @@ export class TraceRecorder implements ActionTracer {
       resolve(frame);
     };
     // On a driver that counts its inputs (`sim`), a look after the next input began would show
-    // that input's doing: the screen the input found is this step's "after" instead.
+    // that input's doing: the screen the input found is this step's "after" instead (asked
+    // before the read and after it: the input may begin meanwhile).
     const inputs = driver.inputsBegun?.();
+    const next = () => (inputs !== undefined && driver.inputsBegun!() > inputs ? driver.screenFoundByInput?.(inputs + 1) : undefined);
     const look = async () => {
+      const early = next();
+      if (early) return fill(this.admitUndrawn(early));
       const seen = await this.glance(driver);
       if (filled) return;
-      const next = inputs !== undefined && driver.inputsBegun!() > inputs ? driver.screenFoundByInput?.(inputs + 1) : undefined;
-      if (next) return fill(this.admitUndrawn(next));
+      const found = next();
+      if (found) return fill(this.admitUndrawn(found));
       if (hurried || seen.same === last?.same || performance.now() + SETTLE_POLL_MS >= deadline) return fill(seen.keep());
       last = seen;
       timer = setTimeout(lookLater, SETTLE_POLL_MS);
