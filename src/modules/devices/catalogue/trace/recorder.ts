@@ -9,12 +9,13 @@
 // - frames are looked at in the order they were taken, so "equal to the previous one" holds.
 import { createHash } from 'node:crypto';
 import { messageOf } from '../../../../lib/error-message.js';
-import type { DeviceDriver, UndrawnScreen } from '../../hosts/types.js';
+import type { DeviceDriver } from '../../hosts/types.js';
 import type { ActionEnv } from '../env.js';
-import { FrameBook, frameOf, knownFrameOf, TRACE_FRAME } from './frames.js';
+import { FrameAdmission, type FrameRef } from './frame-admission.js';
+import { FrameBook, TRACE_FRAME } from './frames.js';
 import { maskArgs, TypedSecrets } from './mask.js';
 import { elementOf, errorOf } from './step-outcome.js';
-import { BoundMethods, type FrameRef, StepFrames } from './step-frames.js';
+import { BoundMethods, StepFrames } from './step-frames.js';
 import type { StepCall, TraceEnd, TraceFrame, TraceStep, TraceWriter } from './step.js';
 
 /** The "after" frame: first look this long after the action, then until two looks agree, at most SETTLE_MAX_MS. */
@@ -22,15 +23,7 @@ const FIRST_LOOK_MS = 150;
 const SETTLE_POLL_MS = 200;
 const SETTLE_MAX_MS = 1000;
 const FLUSH_MS = 250;
-/** Files remembered as decoded; past it the memory starts afresh (a run rarely shows this many screens). */
-const DECODED_KEPT = 256;
 const FLUSH_STEPS = 200;
-
-/** Keeps `value` under `key`; past DECODED_KEPT entries the memory starts afresh. */
-function remember<V>(map: Map<string, V>, key: string, value: V): void {
-  if (map.size >= DECODED_KEPT) map.clear();
-  map.set(key, value);
-}
 
 export interface RecorderOptions {
   writer: TraceWriter;
@@ -47,7 +40,7 @@ export interface RecorderOptions {
   /**
    * Frames drawn from undrawn screens (`sim`) by their key, shared by the recorders of one
    * owner so that a screen drawn for one run is not drawn again for the next: a key names
-   * pixels, whichever device or run showed them. Kept to DECODED_KEPT entries.
+   * pixels, whichever device or run showed them. Kept to 256 entries.
    */
   drawnFrames?: Map<string, Promise<TraceFrame>>;
 }
@@ -70,7 +63,10 @@ interface AfterSlot {
   seq: number;
 }
 
-type PendingStep = { step: TraceStep; before?: FrameRef; after?: FrameRef };
+/** The "after" picture once it is known: a taken picture, or its frame id. */
+type AfterRef = Promise<FrameRef | string | undefined>;
+
+type PendingStep = { step: TraceStep; before?: FrameRef; after?: AfterRef };
 
 /** A look at the screen: `same` is equal for two looks at the same picture; `keep` admits it as a frame. */
 interface Glance {
@@ -82,14 +78,10 @@ export class TraceRecorder implements ActionTracer {
   private seq: number;
   private readonly book: FrameBook;
   private queue: PendingStep[] = [];
-  private frames: Promise<unknown> = Promise.resolve();
+  private readonly admission: FrameAdmission;
   private writing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private after: AfterSlot | null = null;
-  /** Frame ids by the SHA-1 of their file, so a picture seen before is not decoded again. */
-  private readonly decoded = new Map<string, string>();
-  /** Frames by the key of the undrawn screen they are drawn from (`sim`), so it is drawn once. */
-  private readonly drawn: Map<string, Promise<TraceFrame>>;
   private readonly bound = new BoundMethods();
   /** What the run typed as secret: hidden wherever a later step would show it. */
   readonly secrets = new TypedSecrets();
@@ -99,7 +91,7 @@ export class TraceRecorder implements ActionTracer {
   constructor(private readonly options: RecorderOptions) {
     this.seq = options.nextSeq ?? 1;
     this.book = new FrameBook(options.maxFrames, options.keptFrames, options.framesCapped);
-    this.drawn = options.drawnFrames ?? new Map();
+    this.admission = new FrameAdmission(this.book, options.drawnFrames ?? new Map(), (message) => this.problem(message));
   }
 
   async step<T>(call: StepCall, env: ActionEnv, act: (env: ActionEnv) => Promise<T>): Promise<T> {
@@ -111,7 +103,7 @@ export class TraceRecorder implements ActionTracer {
     const atMs = Math.max(0, Date.now() - this.options.startedMs);
     const started = performance.now();
     const frames = new StepFrames(env.driver, this.bound, (driver) => this.shoot(driver), (screen) => {
-      const ref = this.admitUndrawn(screen);
+      const ref = this.admission.undrawn(screen);
       // Found after the previous action: it is that action's "after" if none was taken yet.
       this.after?.fill(ref);
       return ref;
@@ -180,58 +172,16 @@ export class TraceRecorder implements ActionTracer {
   }
 
   /**
-   * A screen an input found (`sim`): drawn, off the input's path, only when its key is new; a
-   * screen seen before is the frame it became then, with nothing drawn, hashed or decoded.
-   * Frames are admitted in capture order, so "equal to the previous one" holds.
-   */
-  private admitUndrawn(screen: UndrawnScreen): FrameRef {
-    const { key } = screen;
-    let frame = key === null ? undefined : this.drawn.get(key);
-    if (!frame) {
-      frame = screen.draw(TRACE_FRAME).then((shot) => this.frameOfFile(shot.data));
-      if (key !== null) {
-        remember(this.drawn, key, frame);
-        frame.catch(() => this.drawn.get(key) === frame && this.drawn.delete(key));
-      }
-    }
-    const pending = frame;
-    return this.inOrder(async () => this.book.admit(await pending));
-  }
-
-  /**
    * One look at the screen: what tells two looks apart, and the frame it becomes if kept. On
    * `sim` the screen's key, drawn only when kept and new; elsewhere a screenshot and its hash.
    */
   private async glance(driver: DeviceDriver): Promise<Glance> {
     if (driver.screenNow) {
       const screen = await driver.screenNow();
-      if (screen.key !== null) return { same: screen.key, keep: () => this.admitUndrawn(screen) };
+      if (screen.key !== null) return { same: screen.key, keep: () => this.admission.undrawn(screen) };
     }
     const shot = await driver.screenshot(TRACE_FRAME);
-    return { same: createHash('sha1').update(shot.data).digest('hex'), keep: () => this.admit(shot.data) };
-  }
-
-  private admit(jpeg: Buffer): FrameRef {
-    const frame = this.frameOfFile(jpeg);
-    return this.inOrder(async () => this.book.admit(await frame));
-  }
-
-  /** The frame a file is: the same file is the same picture (one encoder, same pixels), so only a new file is decoded. */
-  private async frameOfFile(jpeg: Buffer): Promise<TraceFrame> {
-    const same = knownFrameOf(jpeg);
-    if (same) return same;
-    const file = createHash('sha1').update(jpeg).digest('hex');
-    const known = this.decoded.get(file);
-    if (known) return { id: known, jpeg };
-    const frame = await frameOf(jpeg);
-    remember(this.decoded, file, frame.id);
-    return frame;
-  }
-
-  private inOrder(next: () => Promise<string | undefined>): FrameRef {
-    const ref = this.frames.then(next);
-    this.frames = ref.catch(() => undefined);
-    return ref.catch((error: unknown) => (this.problem(`a frame could not be read: ${messageOf(error)}`), undefined));
+    return { same: createHash('sha1').update(shot.data).digest('hex'), keep: () => this.admission.file(shot.data) };
   }
 
   /**
@@ -241,10 +191,10 @@ export class TraceRecorder implements ActionTracer {
    * no extra picture lies on the path; when the next action takes none (a wait, a read), the
    * background's next look (150 ms after the action, or its next poll) is the picture.
    */
-  private startAfter(driver: DeviceDriver, seq: number): FrameRef {
+  private startAfter(driver: DeviceDriver, seq: number): AfterRef {
     // Timers of two fixed lengths (Node keeps a list per length), not a loop of sleeps.
     let resolve!: (ref: FrameRef) => void;
-    const ref = new Promise<FrameRef>((done) => (resolve = done));
+    const ref: AfterRef = new Promise<FrameRef>((done) => (resolve = done));
     const deadline = performance.now() + SETTLE_MAX_MS;
     let filled = false;
     let hurried = false;
@@ -264,11 +214,11 @@ export class TraceRecorder implements ActionTracer {
     const next = () => (inputs !== undefined && driver.inputsBegun!() > inputs ? driver.screenFoundByInput?.(inputs + 1) : undefined);
     const look = async () => {
       const early = next();
-      if (early) return fill(this.admitUndrawn(early));
+      if (early) return fill(this.admission.undrawn(early));
       const seen = await this.glance(driver);
       if (filled) return;
       const found = next();
-      if (found) return fill(this.admitUndrawn(found));
+      if (found) return fill(this.admission.undrawn(found));
       if (hurried || seen.same === last?.same || performance.now() + SETTLE_POLL_MS >= deadline) return fill(seen.keep());
       last = seen;
       timer = setTimeout(lookLater, SETTLE_POLL_MS);
@@ -292,7 +242,7 @@ export class TraceRecorder implements ActionTracer {
     };
     this.after = slot;
     timer = setTimeout(lookLater, FIRST_LOOK_MS);
-    return ref.then((frame) => frame);
+    return ref;
   }
 
   /** A new step began: the previous step's "after" picture is taken now or by the next capture. */
@@ -309,7 +259,7 @@ export class TraceRecorder implements ActionTracer {
     if (!after) return;
     after.hurry();
     const left = after.seq === this.seq - 1 ? after.driver.screenAfterLastInput?.() : undefined;
-    after.fill(left ? this.admitUndrawn(left) : (await this.shoot(after.driver)).ref);
+    after.fill(left ? this.admission.undrawn(left) : (await this.shoot(after.driver)).ref);
   }
 
   private enqueue(pending: PendingStep): void {
@@ -329,8 +279,8 @@ export class TraceRecorder implements ActionTracer {
       // per batch cost more than the rest of the batch's assembly).
       const steps: TraceStep[] = [];
       for (const { step, before, after } of batch) {
-        const frameBefore = await before;
-        const frameAfter = await after;
+        const frameBefore = await this.admission.idOf(before);
+        const frameAfter = await this.admission.idOf(await after);
         if (frameBefore) step.frame_before = frameBefore;
         if (frameAfter) step.frame_after = frameAfter;
         steps.push(step);

@@ -8,11 +8,9 @@
 // as it is. Elsewhere the device is seen through a wrapper that takes the picture just ahead
 // of the first input.
 import type { DeviceDriver, UndrawnScreen } from '../../hosts/types.js';
+import type { FrameRef } from './frame-admission.js';
 
 const INPUTS = new Set<PropertyKey>(['tap', 'swipe', 'typeText', 'pressKey', 'openApp', 'closeApp', 'installApk']);
-
-/** A taken picture: its frame id once the recorder has looked at it (undefined: none kept). */
-export type FrameRef = Promise<string | undefined>;
 
 type Method = (...args: unknown[]) => unknown;
 
