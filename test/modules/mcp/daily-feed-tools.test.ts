@@ -2,6 +2,7 @@
 // tap, swipe, key and app tools, and the live view's tap and screenshot routes, on a leased
 // simulated device. The device's time is the app's injected clock: the test moves it.
 import { describe, expect, test } from 'vitest';
+import { FEED_POSTS } from '../../../src/modules/devices/hosts/sim/apps/daily-feed/posts.js';
 import { createCloudDevice } from '../../helpers/resources.js';
 import { decode, hex, near } from '../devices/hosts/helpers/pixels.js';
 import { call, data } from './helpers/client.js';
@@ -11,7 +12,7 @@ const w = useMcpWorld();
 const FEED = 'com.example.feed';
 const PRIMARY = '#00677F';
 
-type El = { element_id: string; class: string; text: string; resource_id: string; clickable: boolean; scrollable: boolean; center: { x: number; y: number }; bounds: { left: number; top: number; right: number; bottom: number } };
+type El = { element_id: string; class: string; text: string; content_desc: string; resource_id: string; clickable: boolean; scrollable: boolean; center: { x: number; y: number }; bounds: { left: number; top: number; right: number; bottom: number } };
 type Client = Awaited<ReturnType<typeof w.clientFor>>;
 
 async function leased(name: string) {
@@ -130,6 +131,32 @@ describe('Daily Feed on a leased simulated device', () => {
     expect((await d.tree()).find((e) => e.element_id === 'title')?.text).toBe('Sign in');
     await d.key('BACK');
     expect((await d.tree()).find((e) => e.element_id === 'title')?.text).toBe('Daily Feed');
+  });
+
+  test("each row opens its own post: the post's page shows that post's headline, byline, photo and comments", async () => {
+    const d = await leased('Reader');
+    await d.open();
+    waitOutLoading();
+    const page = async () => Object.fromEntries((await d.tree()).map((e) => [e.element_id, e]));
+    await d.tap({ element_id: 'post_2' });
+    w.t.clock.advance(1_200);
+    const second = await page();
+    expect(second.headline?.text).toBe(FEED_POSTS[2]!.title);
+    expect(second.byline?.text).toBe(FEED_POSTS[2]!.meta);
+    expect(second.hero?.content_desc).toBe(`Photo of ${FEED_POSTS[2]!.subject}`);
+    expect(second.comments?.text).toBe(FEED_POSTS[2]!.comments);
+    expect(second.body?.text).toContain(FEED_POSTS[2]!.subject);
+    const secondPicture = await shot(d.client, d.lease_id);
+    await d.key('BACK');
+    await d.tap({ element_id: 'post_1' });
+    expect((await page()).headline?.text).toBe(FEED_POSTS[1]!.title);
+    // Saving keeps the post the row opened; the two posts' pages are different pictures.
+    await d.tap({ text: 'Save post' });
+    expect((await page()).headline?.text).toBe(FEED_POSTS[1]!.title);
+    const firstPicture = await shot(d.client, d.lease_id);
+    const headlineBand = (picture: typeof firstPicture) => Array.from({ length: 3 * 240 }, (_, i) => hex(picture(48 + (i % 240) * 4, 930 + Math.floor(i / 240) * 20))).join();
+    expect(headlineBand(firstPicture)).not.toBe(headlineBand(secondPicture));
+    expect(new Set(FEED_POSTS.map((p) => p.title)).size).toBe(FEED_POSTS.length);
   });
 
   test('saving a post shows a snackbar that goes by itself; the comment count comes a moment after the post', async () => {

@@ -62,6 +62,10 @@ describe('parseSimApp refuses', () => {
     ['an interrupt to nowhere', { package: 'com.x.y', label: 'X', screens: [screen([element()])], interrupts: [{ screen: 'rate', every_opens: 3 }] }, 'com.x.y interrupt #0 names unknown screen "rate"'],
     ['an interrupt that is not a dialog', { package: 'com.x.y', label: 'X', screens: [screen([element()]), screen([element()], 'rate')], interrupts: [{ screen: 'rate', every_opens: 3 }] }, 'com.x.y screen rate is named by interrupt #0 but is not a dialog'],
     ['an interrupt without a rule', { package: 'com.x.y', label: 'X', screens: [screen([element()]), screen([{ ...element(), clickable: false, bounds: { left: 100, top: 900, right: 980, bottom: 1400 } }], 'rate')], interrupts: [{ screen: 'rate' }] }, 'com.x.y interrupt #0 needs every_opens, after_opens or probability'],
+    ['sets for an unknown screen', { package: 'com.x.y', label: 'X', screens: [screen([element({ sets: { 'detail.title': 'Mug' } })])] }, 'com.x.y screen main element a sets "detail.title" of unknown screen'],
+    ['sets on an editable field', { package: 'com.x.y', label: 'X', screens: [screen([element({ editable: true, sets: { 'main.a': 'x' } })])] }, 'com.x.y screen main element a is editable and cannot have sets'],
+    ['a sets key that is not screen.element', { package: 'com.x.y', label: 'X', screens: [screen([element({ sets: { title: 'Mug' } })])] }, 'com.x.y screen main element a sets "title", which is not screen.element'],
+    ['more than 20 sets', { package: 'com.x.y', label: 'X', screens: [screen([element({ sets: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`main.f${i}`, 'x'])) })])] }, 'screen main element a (/screens/0/elements/0/sets) must'],
     ['a probability above 1', { package: 'com.x.y', label: 'X', screens: [screen([element()])], interrupts: [{ screen: 'main', probability: 1.5 }] }, 'interrupt #0 (/interrupts/0/probability) must be <= 1'],
   ])('%s', (_name, input, message) => {
     expect(() => parseSimApp(input)).toThrow(SimAppDescriptionError);

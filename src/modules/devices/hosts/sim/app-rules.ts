@@ -62,6 +62,9 @@ export function parseSimApp(input: unknown, source?: string): SimApp {
   return app;
 }
 
+/** What a `sets` key names: a screen and an element of it, as a `{screen.element}` placeholder does. */
+const SETS_TARGET = /^[a-z][a-z0-9_]{0,63}\.[a-z][a-z0-9_]{0,63}$/;
+
 function checkScreen(screen: SimScreen, screenIds: Set<string>, where: Where, fail: (message: string) => never): void {
   if (screen.loading_ms && screen.loading_ms.min > screen.loading_ms.max) fail(`${where(screen)} has loading_ms.min above loading_ms.max`);
   if (screen.scroll && screen.scroll.bottom <= screen.scroll.top) fail(`${where(screen)} has scroll.bottom at or above scroll.top`);
@@ -79,5 +82,10 @@ function checkScreen(screen: SimScreen, screenIds: Set<string>, where: Where, fa
     if (element.fixed !== undefined && !screen.scroll) fail(`${where(screen, element)} is marked fixed on a screen without scroll`);
     const to = element.to;
     if (to !== undefined && to !== 'back' && !to.startsWith('package:') && !screenIds.has(to)) fail(`${where(screen, element)} leads to unknown screen "${to}"`);
+    for (const target of Object.keys(element.sets ?? {})) {
+      if (!SETS_TARGET.test(target)) fail(`${where(screen, element)} sets "${target}", which is not screen.element`);
+      if (!screenIds.has(target.split('.')[0]!)) fail(`${where(screen, element)} sets "${target}" of unknown screen`);
+    }
+    if (element.sets && element.editable) fail(`${where(screen, element)} is editable and cannot have sets (a tap on it focuses it)`);
   }
 }

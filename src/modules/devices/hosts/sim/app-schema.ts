@@ -2,7 +2,8 @@
 // `screens[{id, title, activity, elements[{id, class, text, resource_id, content_desc,
 // bounds, clickable, editable, to?}]}]`, plus an optional `version_name`/`version_code` for
 // the app list, and the optional behaviours of §15: a screen's `loading_ms` and `scroll`, an
-// element's `appear_after_ms`, `hide_after_ms` and `fixed`, the app's `interrupts`. The same
+// element's `appear_after_ms`, `hide_after_ms` and `fixed`, the app's `interrupts`; and our
+// own element `sets` (values a tap passes to another screen's placeholders). The same
 // description feeds the UI tree and the picture. The rules a schema cannot say are in app-rules.ts.
 import { type Static, Type } from 'typebox';
 
@@ -36,6 +37,12 @@ export const SimElementSchema = Type.Object(
     hide_after_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
     /** On a scrolling screen: stays put (a bottom bar) instead of scrolling with the content. */
     fixed: Type.Optional(Type.Boolean()),
+    /**
+     * A tap writes these values where `{screen.element}` placeholders read them, before it
+     * follows `to`: how a list row opens its own item on one detail screen, as an app passes
+     * the item to the page it starts.
+     */
+    sets: Type.Optional(Type.Record(Type.String(), Type.String({ maxLength: 2000 }), { maxProperties: 20 })),
   },
   { additionalProperties: false },
 );

@@ -6,7 +6,7 @@ import { SIM_SCREEN } from './app-schema.js';
 import { countOpen } from './interrupts.js';
 import { keyAt } from './keyboard.js';
 import { clearFocus, forceStop, goBack, goHome, launchApp, showScreen, switchApp } from './navigation.js';
-import { LAUNCHER_PACKAGE, screenKey } from './state.js';
+import { fieldKey, LAUNCHER_PACKAGE, screenKey } from './state.js';
 import { maxScroll } from './screen-time.js';
 import { buildView, foregroundApp, KEYBOARD_TOP, screenOf, type SimView, type SimWorld, type ViewElement } from './view.js';
 
@@ -77,6 +77,10 @@ export function applyTap(world: SimWorld, x: number, y: number): ViewElement | n
     state.keyboard = true;
   }
   if (hit.checked !== undefined && hit.field) state.fields[hit.field] = hit.checked ? 'off' : 'on';
+  for (const [target, value] of Object.entries(hit.sets ?? {})) {
+    const [screen, element] = target.split('.') as [string, string];
+    state.fields[fieldKey(view.package, screen, element)] = value;
+  }
   if (hit.to) follow(world, hit.to);
   return hit;
 }

@@ -21,6 +21,8 @@ export interface ViewElement extends UiElement {
   focused: boolean;
   /** A tap's destination (see the app schema). */
   to?: string;
+  /** Values a tap writes for other screens' placeholders (see the app schema). */
+  sets?: Record<string, string>;
   /** Editable fields: the hint shown while empty, and whether the content is masked. */
   hint: string;
   password: boolean;
@@ -87,7 +89,7 @@ export function foregroundApp(world: SimWorld): SimApp {
 
 function resolveElement(pkg: string, screenId: string, e: SimElement, state: SimState): ViewElement {
   const key = fieldKey(pkg, screenId, e.id);
-  const base = { element_id: e.id, class: e.class, resource_id: e.resource_id, content_desc: e.content_desc, bounds: { ...e.bounds }, clickable: e.clickable, editable: e.editable, scrollable: false };
+  const base = { element_id: e.id, class: e.class, resource_id: e.resource_id, content_desc: resolveText(e.content_desc, pkg, state.fields), bounds: { ...e.bounds }, clickable: e.clickable, editable: e.editable, scrollable: false };
   const focused = state.focus?.package === pkg && state.focus.screen === screenId && state.focus.element === e.id;
   if (e.editable) {
     const value = state.fields[key] ?? '';
@@ -96,9 +98,9 @@ function resolveElement(pkg: string, screenId: string, e: SimElement, state: Sim
   }
   if (isToggle(e)) {
     const checked = (state.fields[key] ?? (e.text.toUpperCase() === 'ON' ? 'on' : 'off')) === 'on';
-    return { ...base, text: checked ? 'ON' : 'OFF', focused, hint: '', password: false, checked, field: key, ...(e.to ? { to: e.to } : {}) };
+    return { ...base, text: checked ? 'ON' : 'OFF', focused, hint: '', password: false, checked, field: key, ...(e.to ? { to: e.to } : {}), ...(e.sets ? { sets: e.sets } : {}) };
   }
-  return { ...base, text: resolveText(e.text, pkg, state.fields), focused, hint: '', password: false, ...(e.to ? { to: e.to } : {}) };
+  return { ...base, text: resolveText(e.text, pkg, state.fields), focused, hint: '', password: false, ...(e.to ? { to: e.to } : {}), ...(e.sets ? { sets: e.sets } : {}) };
 }
 
 function plain(id: string, cls: string, resourceId: string, bounds: Bounds, extra: Partial<ViewElement> = {}): ViewElement {

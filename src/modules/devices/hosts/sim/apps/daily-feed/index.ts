@@ -35,7 +35,8 @@ function postRow(i: number): SimElement[] {
   const top = ROW_TOP + i * ROW_HEIGHT;
   const post = FEED_POSTS[i];
   return [
-    { id: `post_${i}`, class: 'android.view.ViewGroup', text: '', resource_id: rid('post_row'), content_desc: '', bounds: box(0, top, 1080, top + ROW_HEIGHT), clickable: true, editable: false, to: 'post' },
+    // The row opens the one post screen with its own post, as a list passes its item to the page it starts.
+    { id: `post_${i}`, class: 'android.view.ViewGroup', text: '', resource_id: rid('post_row'), content_desc: '', bounds: box(0, top, 1080, top + ROW_HEIGHT), clickable: true, editable: false, to: 'post', sets: { 'post.headline': post.title, 'post.byline': post.meta, 'post.subject': post.subject, 'post.comments': post.comments } },
     { id: `thumb_${i}`, class: 'android.widget.ImageView', text: '', resource_id: rid('post_thumb'), content_desc: `Photo of ${post.subject}`, bounds: box(48, top + 36, 228, top + 216), clickable: false, editable: false },
     text(`headline_${i}`, post.title, rid('post_title'), box(264, top + 44, 1032, top + 124)),
     text(`meta_${i}`, post.meta, rid('post_meta'), box(264, top + 140, 1032, top + 196)),
@@ -56,25 +57,27 @@ const feed: SimApp['screens'][number] = {
 };
 
 const FIRST = FEED_POSTS[0];
+/** The post's own words, set by the row that opened it (the first post's until a row has). */
+const shown = (field: 'headline' | 'byline' | 'subject' | 'comments', first: string) => `{post.${field}|${first}}`;
 
 function postScreen(id: string, saved: boolean): SimApp['screens'][number] {
   return {
     id,
-    title: FIRST.title,
+    title: 'Post',
     activity: activity('PostActivity'),
     elements: [
       ...toolbar('Post', true),
-      { id: 'hero', class: 'android.widget.ImageView', text: '', resource_id: rid('hero'), content_desc: `Photo of ${FIRST.subject}`, bounds: box(0, 252, 1080, 852), clickable: false, editable: false },
-      text('headline', FIRST.title, rid('headline'), box(48, 900, 1032, 1020)),
-      text('byline', FIRST.meta, rid('post_meta'), box(48, 1044, 1032, 1104)),
+      { id: 'hero', class: 'android.widget.ImageView', text: '', resource_id: rid('hero'), content_desc: `Photo of ${shown('subject', FIRST.subject)}`, bounds: box(0, 252, 1080, 852), clickable: false, editable: false },
+      text('headline', shown('headline', FIRST.title), rid('headline'), box(48, 900, 1032, 1020)),
+      text('byline', shown('byline', FIRST.meta), rid('post_meta'), box(48, 1044, 1032, 1104)),
       text(
         'body',
-        'Before the first tram, the boat is already half full: nurses going home, bakers going in, a man with a cello. The crossing takes eleven minutes, and for most of the regulars it is the only quiet part of the day. We rode it for a week to find out who keeps it running, and why the city nearly lost it.',
+        `We spent a week with ${shown('subject', FIRST.subject)}: the people who keep it going, the early mornings and the late nights, and what the neighbourhood would lose without it. Most of them have done this for years, and few had been asked about it before.`,
         rid('body'),
         box(48, 1140, 1032, 1800),
       ),
       // The comment count is fetched after the post: it shows a moment later (the same kind of line as the byline).
-      text('comments', '24 comments · 3 new', rid('post_meta'), box(48, 1830, 1032, 1890), { appear_after_ms: 1200 }),
+      text('comments', shown('comments', FIRST.comments), rid('post_meta'), box(48, 1830, 1032, 1890), { appear_after_ms: 1200 }),
       saved
         ? { id: 'save', class: 'android.widget.Button', text: 'Saved', resource_id: rid('save'), content_desc: '', bounds: box(48, 2169, 1032, 2313), clickable: false, editable: false }
         : { id: 'save', class: 'android.widget.Button', text: 'Save post', resource_id: rid('save'), content_desc: '', bounds: box(48, 2169, 1032, 2313), clickable: true, editable: false, to: 'post_saved' },

@@ -43,6 +43,8 @@ export interface FeedPost {
   title: string;
   subject: string;
   meta: string;
+  /** The comment line the post's page shows a moment after it opens. */
+  comments: string;
 }
 
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -54,5 +56,5 @@ export const FEED_POSTS: FeedPost[] = Array.from({ length: POST_COUNT }, (_, i) 
   const title = capital(KINDS[Math.floor(i / SUBJECTS.length) % KINDS.length](subject));
   const hours = 1 + Math.floor(i / 3);
   const age = hours < 24 ? `${hours} h` : `${Math.floor(hours / 24)} d`;
-  return { title, subject, meta: `${AUTHORS[(i * 7) % AUTHORS.length]} · ${age} · ${3 + ((i * 5) % 9)} min read` };
+  return { title, subject, meta: `${AUTHORS[(i * 7) % AUTHORS.length]} · ${age} · ${3 + ((i * 5) % 9)} min read`, comments: `${24 + ((i * 37) % 80)} comments · ${(3 + i * 2) % 7} new` };
 });
