@@ -6,13 +6,14 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_APP_PACKAGE } from '../../../src/modules/devices/hosts/index.js';
-import { type DeviceDriver, frameOfScreen, TRACE_FRAME, TraceRecorder, type TraceBatch, type TraceWriter } from '../../../src/modules/devices/index.js';
+import { type DeviceDriver, frameOfScreen, TRACE_FRAME, TraceRecorder } from '../../../src/modules/devices/index.js';
 import { ImageLibrary, ScreenImages } from '../../../src/modules/images/index.js';
 import { systemClock } from '../../../src/lib/clock.js';
 import { runBlockProgram } from '../../../src/modules/runs/blocks/interpreter.js';
 import { parseBlockProgram } from '../../../src/modules/runs/blocks/validate.js';
 import { type HostTestDb, openHostTestDb } from '../devices/hosts/helpers/database.js';
 import { bootedSim } from '../devices/hosts/helpers/sim.js';
+import { MemoryWriter } from './helpers/memory-trace-writer.js';
 
 let t: HostTestDb;
 let images: ScreenImages;
@@ -24,28 +25,6 @@ afterAll(async () => {
   await images.close();
   await t.close();
 });
-
-class MemoryWriter implements TraceWriter {
-  batches: TraceBatch[] = [];
-  notes: string[] = [];
-  failNext = 0;
-  async write(batch: TraceBatch) {
-    if (this.failNext > 0) {
-      this.failNext -= 1;
-      throw new Error('disk full');
-    }
-    this.batches.push(batch);
-  }
-  async note(message: string) {
-    this.notes.push(message);
-  }
-  get steps() {
-    return this.batches.flatMap((b) => b.steps);
-  }
-  get frames() {
-    return this.batches.flatMap((b) => b.frames);
-  }
-}
 
 /** The simulated device as an `adb` device looks to the recorder: screenshots only, no screens its inputs found or left, no inputs counted. */
 const screenshotsOnly = (sim: DeviceDriver): DeviceDriver =>
@@ -239,49 +218,5 @@ describe('a block run, traced', () => {
     expect(outcome.state).toBe('finished');
     expect(writer.notes).toHaveLength(1);
     expect(writer.notes[0]).toMatch(/^steps 1 to \d+ could not be stored: disk full$/);
-  });
-});
-
-describe('a device that counts its inputs (sim), driven by hand', () => {
-  /** Screens A, B, C… as one-colour JPEGs; each tap moves to the next; inputs counted as `sim` counts them. */
-  async function countingDevice() {
-    const pictures = await Promise.all(['#c00', '#0c0', '#00c', '#cc0'].map((background) => sharp({ create: { width: 36, height: 80, channels: 3, background } }).jpeg().toBuffer()));
-    let current = 0;
-    const found = new Map<number, number>();
-    let inputs = 0;
-    const reads = { looks: 0 };
-    const screen = (index: number) => ({ key: `screen-${index}`, draw: async () => ({ data: pictures[index]!, format: 'jpeg' as const, width: 36, height: 80 }) });
-    const device = {
-      deviceId: 1,
-      inputsBegun: () => inputs,
-      screenFoundByInput: (input: number) => (found.has(input) ? screen(found.get(input)!) : undefined),
-      screenNow: async () => (reads.looks++, screen(current)),
-      async tap() {
-        inputs += 1;
-        found.set(inputs, current);
-        current += 1;
-        return null;
-      },
-    } as unknown as DeviceDriver;
-    return { device, reads, frameOf: async (index: number) => (await frameOfScreen(pictures[index]!)).id };
-  }
-
-  test("a step still under way when the previous step's after is looked for: that after is the screen the step's input found, not the screen its input made, and the device is not read for it", async () => {
-    const { device, reads, frameOf } = await countingDevice();
-    const writer = new MemoryWriter();
-    const tracer = new TraceRecorder({ writer, startedMs: Date.now(), maxFrames: 500 });
-    const env = { driver: device, owner: { userId: t.userId }, vision: images };
-    await tracer.step({ action: 'tap', args: {} }, env, (e) => e.driver.tap(1, 1));
-    // The next step taps at once (screen 1 to 2), then goes on past the 150 ms of the first look.
-    await tracer.step({ action: 'tap', args: {} }, env, async (e) => {
-      await e.driver.tap(1, 1);
-      await new Promise((resolve) => setTimeout(resolve, 400));
-    });
-    expect(reads.looks).toBe(0);
-    await tracer.flush();
-    const [first, second] = writer.steps;
-    expect(first!.frame_before).toBe(await frameOf(0));
-    expect(first!.frame_after).toBe(await frameOf(1));
-    expect(second!.frame_before).toBe(await frameOf(1));
   });
 });

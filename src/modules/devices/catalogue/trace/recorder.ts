@@ -58,6 +58,8 @@ export const tracedStep = <T>(tracer: ActionTracer | undefined, call: StepCall, 
 interface AfterSlot {
   fill(frame: FrameRef): void;
   hurry(): void;
+  /** The background's first look, FIRST_LOOK_MS after the action (the recorder's one timer calls it). */
+  firstLook(): void;
   driver: DeviceDriver;
   /** The step it belongs to. */
   seq: number;
@@ -82,6 +84,12 @@ export class TraceRecorder implements ActionTracer {
   private writing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private after: AfterSlot | null = null;
+  /**
+   * One timer for every step's first look, re-armed (`refresh`) by each step that made an
+   * input: a timer made and cleared per step cost about 5 µs a step in a cloud run (Node
+   * creates and drops a timer list for the length each time), a refresh nothing measurable.
+   */
+  private firstLookTimer: NodeJS.Timeout | undefined;
   private readonly bound = new BoundMethods();
   /** What the run typed as secret: hidden wherever a later step would show it. */
   readonly secrets = new TypedSecrets();
@@ -151,6 +159,8 @@ export class TraceRecorder implements ActionTracer {
     await this.settleAfter();
     clearTimeout(this.timer);
     this.timer = undefined;
+    clearTimeout(this.firstLookTimer);
+    this.firstLookTimer = undefined;
     return this.writeQueued(end);
   }
 
@@ -198,6 +208,7 @@ export class TraceRecorder implements ActionTracer {
     const deadline = performance.now() + SETTLE_MAX_MS;
     let filled = false;
     let hurried = false;
+    let looked = false;
     let last: Glance | null = null;
     let timer: NodeJS.Timeout | undefined;
     const fill = (frame: FrameRef) => {
@@ -230,6 +241,11 @@ export class TraceRecorder implements ActionTracer {
       });
     const slot: AfterSlot = {
       fill,
+      firstLook: () => {
+        if (filled || looked) return;
+        looked = true;
+        lookLater();
+      },
       driver,
       seq,
       hurry: () => {
@@ -240,8 +256,11 @@ export class TraceRecorder implements ActionTracer {
         if (last) fill(last.keep());
       },
     };
+    // A slot still waiting here (its input's successor found no screen) loses the shared timer: it looks now.
+    this.after?.firstLook();
     this.after = slot;
-    timer = setTimeout(lookLater, FIRST_LOOK_MS);
+    if (this.firstLookTimer) this.firstLookTimer.refresh();
+    else this.firstLookTimer = setTimeout(() => this.after?.firstLook(), FIRST_LOOK_MS);
     return ref;
   }
 
