@@ -65,10 +65,7 @@ interface AfterSlot {
   seq: number;
 }
 
-/** The "after" picture once it is known: a taken picture, or its frame id. */
-type AfterRef = Promise<FrameRef | string | undefined>;
-
-type PendingStep = { step: TraceStep; before?: FrameRef; after?: AfterRef };
+type PendingStep = { step: TraceStep; before?: FrameRef; after?: FrameRef };
 
 /** A look at the screen: `same` is equal for two looks at the same picture; `keep` admits it as a frame. */
 interface Glance {
@@ -201,10 +198,10 @@ export class TraceRecorder implements ActionTracer {
    * no extra picture lies on the path; when the next action takes none (a wait, a read), the
    * background's next look (150 ms after the action, or its next poll) is the picture.
    */
-  private startAfter(driver: DeviceDriver, seq: number): AfterRef {
+  private startAfter(driver: DeviceDriver, seq: number): FrameRef {
     // Timers of two fixed lengths (Node keeps a list per length), not a loop of sleeps.
     let resolve!: (ref: FrameRef) => void;
-    const ref: AfterRef = new Promise<FrameRef>((done) => (resolve = done));
+    const ref: FrameRef = new Promise((done) => (resolve = done));
     const deadline = performance.now() + SETTLE_MAX_MS;
     let filled = false;
     let hurried = false;
@@ -298,8 +295,8 @@ export class TraceRecorder implements ActionTracer {
       // per batch cost more than the rest of the batch's assembly).
       const steps: TraceStep[] = [];
       for (const { step, before, after } of batch) {
-        const frameBefore = await this.admission.idOf(before);
-        const frameAfter = await this.admission.idOf(await after);
+        const frameBefore = await before;
+        const frameAfter = await after;
         if (frameBefore) step.frame_before = frameBefore;
         if (frameAfter) step.frame_after = frameAfter;
         steps.push(step);
