@@ -94,13 +94,20 @@ function resolveElement(pkg: string, screenId: string, e: SimElement, state: Sim
   if (e.editable) {
     const value = state.fields[key] ?? '';
     const password = /password$/i.test(e.resource_id);
-    return { ...base, text: password ? '•'.repeat([...value].length) : value, focused, hint: resolveText(e.text, pkg, state.fields), password, field: key, ...(e.to ? { to: e.to } : {}) };
+    return withTap({ ...base, text: password ? '•'.repeat([...value].length) : value, focused, hint: resolveText(e.text, pkg, state.fields), password, field: key }, e);
   }
   if (isToggle(e)) {
     const checked = (state.fields[key] ?? (e.text.toUpperCase() === 'ON' ? 'on' : 'off')) === 'on';
-    return { ...base, text: checked ? 'ON' : 'OFF', focused, hint: '', password: false, checked, field: key, ...(e.to ? { to: e.to } : {}), ...(e.sets ? { sets: e.sets } : {}) };
+    return withTap({ ...base, text: checked ? 'ON' : 'OFF', focused, hint: '', password: false, checked, field: key }, e);
   }
-  return { ...base, text: resolveText(e.text, pkg, state.fields), focused, hint: '', password: false, ...(e.to ? { to: e.to } : {}), ...(e.sets ? { sets: e.sets } : {}) };
+  return withTap({ ...base, text: resolveText(e.text, pkg, state.fields), focused, hint: '', password: false }, e);
+}
+
+/** What a tap on the element does beyond hitting it (its `to`, its `sets`), added only where the description has it: this runs for every element of every view. */
+function withTap(out: ViewElement, e: SimElement): ViewElement {
+  if (e.to) out.to = e.to;
+  if (e.sets) out.sets = e.sets;
+  return out;
 }
 
 function plain(id: string, cls: string, resourceId: string, bounds: Bounds, extra: Partial<ViewElement> = {}): ViewElement {
