@@ -1,33 +1,22 @@
 // The block interpreter on a simulated device: every step kind walking the demo app, one log
 // line per step, failures naming the step's path, image steps on a cropped template, stop and
 // time-out.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { DEMO_APP_PACKAGE, type DeviceDriver } from '../../../src/modules/devices/hosts/index.js';
 import { runBlockProgram } from '../../../src/modules/runs/blocks/interpreter.js';
 import type { Step } from '../../../src/modules/runs/blocks/program-types.js';
 import { parseBlockProgram } from '../../../src/modules/runs/blocks/validate.js';
-import { ImageLibrary, ScreenImages } from '../../../src/modules/images/index.js';
-import { systemClock } from '../../../src/lib/clock.js';
-import { type HostTestDb, openHostTestDb } from '../devices/hosts/helpers/database.js';
 import { bootedSim } from '../devices/hosts/helpers/sim.js';
+import { useImagesDb } from './helpers/images-db.js';
 
-let t: HostTestDb;
-let images: ScreenImages;
-beforeAll(async () => {
-  t = await openHostTestDb();
-  images = new ScreenImages(new ImageLibrary(t.db.kysely, systemClock));
-});
-afterAll(async () => {
-  await images.close();
-  await t.close();
-});
+const world = useImagesDb();
 
 async function run(steps: unknown[], options: { maxSeconds?: number; signal?: AbortSignal; driver?: DeviceDriver } = {}) {
-  const driver = options.driver ?? (await bootedSim(t)).driver;
+  const driver = options.driver ?? (await bootedSim(world.t)).driver;
   const lines: string[] = [];
   const program = parseBlockProgram({ version: 1, steps }, 'blocks');
   const started = performance.now();
-  const outcome = await runBlockProgram({ program, driver, userId: t.userId, images, log: (line) => lines.push(line), maxSeconds: options.maxSeconds ?? 60, signal: options.signal });
+  const outcome = await runBlockProgram({ program, driver, userId: world.t.userId, images: world.images, log: (line) => lines.push(line), maxSeconds: options.maxSeconds ?? 60, signal: options.signal });
   return { outcome, lines, driver, ms: performance.now() - started };
 }
 
@@ -112,10 +101,10 @@ describe('a step that fails ends the run failed, naming its number and path', ()
   });
 
   test('tap {image_id} and if_image find a template cropped from the screen', async () => {
-    const { driver } = await bootedSim(t);
+    const { driver } = await bootedSim(world.t);
     await driver.openApp(DEMO_APP_PACKAGE);
     // The mug's thumbnail, cut from the catalogue (it sits inside the mug's clickable row).
-    const mug = await images.crop({ userId: t.userId }, driver, { x: 48, y: 630, w: 168, h: 168, name: 'mug' });
+    const mug = await world.images.crop({ userId: world.t.userId }, driver, { x: 48, y: 630, w: 168, h: 168, name: 'mug' });
     const { outcome, lines } = await run(
       [
         { type: 'if_image', image_id: mug.id, then: [{ type: 'tap', image_id: mug.id }], else: [{ type: 'log', message: 'no mug' }] },
@@ -136,9 +125,9 @@ describe('a step that fails ends the run failed, naming its number and path', ()
     expect((await run([{ type: 'tap', image_id: 'img_0123456789abcdef' }])).outcome.errorMessage).toBe(
       'step 1/1 (steps.0) failed: tap image img_0123456789abcdef: No image with this id in your image library.',
     );
-    const { driver } = await bootedSim(t);
+    const { driver } = await bootedSim(world.t);
     await driver.openApp(DEMO_APP_PACKAGE);
-    const mug = await images.crop({ userId: t.userId }, driver, { x: 48, y: 630, w: 168, h: 168, name: 'mug' });
+    const mug = await world.images.crop({ userId: world.t.userId }, driver, { x: 48, y: 630, w: 168, h: 168, name: 'mug' });
     await driver.pressKey('HOME');
     expect((await run([{ type: 'tap', image_id: mug.id }], { driver })).outcome.errorMessage).toMatch(new RegExp(`^step 1/1 \\(steps.0\\) failed: tap image ${mug.id}: The image ${mug.id} does not show on the screen`));
   });

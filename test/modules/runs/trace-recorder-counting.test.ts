@@ -3,23 +3,12 @@
 // never a read of the device made after that input, and a step whose "after" is still being
 // waited for when the next input offers no screen gets its look at once.
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { type DeviceDriver, frameOfScreen, TraceRecorder } from '../../../src/modules/devices/index.js';
-import { systemClock } from '../../../src/lib/clock.js';
-import { ImageLibrary, ScreenImages } from '../../../src/modules/images/index.js';
-import { type HostTestDb, openHostTestDb } from '../devices/hosts/helpers/database.js';
 import { MemoryWriter } from './helpers/memory-trace-writer.js';
+import { useImagesDb } from './helpers/images-db.js';
 
-let t: HostTestDb;
-let images: ScreenImages;
-beforeAll(async () => {
-  t = await openHostTestDb();
-  images = new ScreenImages(new ImageLibrary(t.db.kysely, systemClock));
-});
-afterAll(async () => {
-  await images.close();
-  await t.close();
-});
+const world = useImagesDb();
 
 describe('a device that counts its inputs (sim), driven by hand', () => {
   /** Screens A, B, C… as one-colour JPEGs; each tap moves to the next; inputs counted as `sim` counts them. */
@@ -52,7 +41,7 @@ describe('a device that counts its inputs (sim), driven by hand', () => {
     const { device, reads, frameOf } = await countingDevice();
     const writer = new MemoryWriter();
     const tracer = new TraceRecorder({ writer, startedMs: Date.now(), maxFrames: 500 });
-    const env = { driver: device, owner: { userId: t.userId }, vision: images };
+    const env = { driver: device, owner: { userId: world.t.userId }, vision: world.images };
     await tracer.step({ action: 'tap', args: {} }, env, (e) => e.driver.tap(1, 1));
     // The next step taps at once (screen 1 to 2), then goes on past the 150 ms of the first look.
     await tracer.step({ action: 'tap', args: {} }, env, async (e) => {
@@ -73,7 +62,7 @@ describe('a device that counts its inputs (sim), driven by hand', () => {
     const blind = { nudge: () => (device as unknown as { inputsNudged(): void }).inputsNudged() };
     const writer = new MemoryWriter();
     const tracer = new TraceRecorder({ writer, startedMs: Date.now(), maxFrames: 500 });
-    const env = { driver: device, owner: { userId: t.userId }, vision: images };
+    const env = { driver: device, owner: { userId: world.t.userId }, vision: world.images };
     await tracer.step({ action: 'tap', args: {} }, env, (e) => e.driver.tap(1, 1));
     await tracer.step({ action: 'tap', args: {} }, env, async () => blind.nudge());
     // The first step's after took one look, at the screen as it is (B), without waiting for a timer.

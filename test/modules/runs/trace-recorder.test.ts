@@ -4,27 +4,16 @@
 // with its error and the screen it gave up on, the frame cap, and a failed write noted
 // without failing the run.
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { DEMO_APP_PACKAGE } from '../../../src/modules/devices/hosts/index.js';
 import { type DeviceDriver, frameOfScreen, TRACE_FRAME, TraceRecorder } from '../../../src/modules/devices/index.js';
-import { ImageLibrary, ScreenImages } from '../../../src/modules/images/index.js';
-import { systemClock } from '../../../src/lib/clock.js';
 import { runBlockProgram } from '../../../src/modules/runs/blocks/interpreter.js';
 import { parseBlockProgram } from '../../../src/modules/runs/blocks/validate.js';
-import { type HostTestDb, openHostTestDb } from '../devices/hosts/helpers/database.js';
 import { bootedSim } from '../devices/hosts/helpers/sim.js';
 import { MemoryWriter } from './helpers/memory-trace-writer.js';
+import { useImagesDb } from './helpers/images-db.js';
 
-let t: HostTestDb;
-let images: ScreenImages;
-beforeAll(async () => {
-  t = await openHostTestDb();
-  images = new ScreenImages(new ImageLibrary(t.db.kysely, systemClock));
-});
-afterAll(async () => {
-  await images.close();
-  await t.close();
-});
+const world = useImagesDb();
 
 /** The simulated device as an `adb` device looks to the recorder: screenshots only, no screens its inputs found or left, no inputs counted. */
 const screenshotsOnly = (sim: DeviceDriver): DeviceDriver =>
@@ -37,12 +26,12 @@ const screenshotsOnly = (sim: DeviceDriver): DeviceDriver =>
   });
 
 async function traced(program: unknown, options: { maxFrames?: number; writer?: MemoryWriter; asAdb?: boolean } = {}) {
-  const { driver: sim } = await bootedSim(t);
+  const { driver: sim } = await bootedSim(world.t);
   const driver = options.asAdb ? screenshotsOnly(sim) : sim;
   const writer = options.writer ?? new MemoryWriter();
   const tracer = new TraceRecorder({ writer, startedMs: Date.now(), maxFrames: options.maxFrames ?? 500 });
   const lines: string[] = [];
-  const outcome = await runBlockProgram({ program: parseBlockProgram(program, 'blocks'), driver, userId: t.userId, images, log: (l) => lines.push(l), maxSeconds: 60, tracer });
+  const outcome = await runBlockProgram({ program: parseBlockProgram(program, 'blocks'), driver, userId: world.t.userId, images: world.images, log: (l) => lines.push(l), maxSeconds: 60, tracer });
   await tracer.flush();
   return { outcome, writer, lines, driver };
 }
@@ -166,10 +155,10 @@ describe('a block run, traced', () => {
   });
 
   test("a run's end rides on its last batch; a last batch that fails says so, so the end is stored alone", async () => {
-    const { driver } = await bootedSim(t);
+    const { driver } = await bootedSim(world.t);
     const writer = new MemoryWriter();
     const tracer = new TraceRecorder({ writer, startedMs: Date.now(), maxFrames: 500 });
-    await runBlockProgram({ program: parseBlockProgram({ version: 1, steps: [{ type: 'open_app', package: DEMO_APP_PACKAGE }] }, 'blocks'), driver, userId: t.userId, images, log: () => {}, maxSeconds: 60, tracer });
+    await runBlockProgram({ program: parseBlockProgram({ version: 1, steps: [{ type: 'open_app', package: DEMO_APP_PACKAGE }] }, 'blocks'), driver, userId: world.t.userId, images: world.images, log: () => {}, maxSeconds: 60, tracer });
     expect(await tracer.flush({ endedAt: 1234 })).toBe(true);
     expect(writer.batches.at(-1)).toMatchObject({ end: { endedAt: 1234 }, steps: [{ seq: 1, action: 'app_open' }] });
     // Nothing left to write: the end still goes, alone.
@@ -185,7 +174,7 @@ describe('a block run, traced', () => {
       [[{ type: 'open_app', package: DEMO_APP_PACKAGE }, { type: 'tap', element_id: 'row_mug' }], 0],
       [[{ type: 'open_app', package: DEMO_APP_PACKAGE }, { type: 'tap', element_id: 'row_mug' }, { type: 'wait_for', selector: { text: 'Add to cart' }, timeout_ms: 3000 }], 1],
     ] as const) {
-      const { driver: sim } = await bootedSim(t);
+      const { driver: sim } = await bootedSim(world.t);
       // The device as the run drives it, counting the recorder's looks at the screen.
       let counted = 0;
       const driver = new Proxy(sim, {
@@ -200,7 +189,7 @@ describe('a block run, traced', () => {
       });
       const writer = new MemoryWriter();
       const tracer = new TraceRecorder({ writer, startedMs: Date.now(), maxFrames: 500 });
-      await runBlockProgram({ program: parseBlockProgram({ version: 1, steps: program }, 'blocks'), driver, userId: t.userId, images, log: () => {}, maxSeconds: 60, tracer });
+      await runBlockProgram({ program: parseBlockProgram({ version: 1, steps: program }, 'blocks'), driver, userId: world.t.userId, images: world.images, log: () => {}, maxSeconds: 60, tracer });
       counted = 0;
       await tracer.flush();
       expect(counted, JSON.stringify(program.at(-1))).toBe(looks);
