@@ -6,7 +6,8 @@
 // prepared afresh (Kysely's default) and checkpoints run inline by the commit that reaches
 // 1000 pages (SQLite's default).
 // 1. A run trace's writes, the heaviest a cloud run makes: the trace's row, then one batch of
-//    52 steps with its frames and the run's end, in one transaction (runs/trace/store.ts).
+//    52 steps with its frames and the trace's end, in one transaction (runs/trace/store.ts's
+//    storeTraceEnd, as the run's end transaction stores it).
 // 2. The 50-step block macro on `sim` as whole cloud runs (RUN_TRACE=on): what a user waits.
 //
 // Usage (after `npm run build`): node bench/sqlite-writes.js [--writes N] [--rounds N]
@@ -15,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { START_DELAY_MS } from '../dist/db/background-checkpoints.js';
-import { createTrace, KnownPictures, traceWriter } from '../dist/modules/runs/trace/store.js';
+import { createTrace, KnownPictures, StepInserts, storeTraceEnd } from '../dist/modules/runs/trace/store.js';
 import { openBenchEngine } from './lib/engine.js';
 import { fiftyStepCloudRunner } from './lib/fifty-step-macro.js';
 import { benchTarget, cleanupStack, median, percentile, printTable, ratioOfMedians, round, runMain } from './lib.js';
@@ -53,14 +54,16 @@ async function traceWrites(label, cleanups, sqlite) {
   const { db } = await openBenchEngine(benchTarget('sqlite', label), { cleanups, sqlite, redis: false });
   // Traces hang off a run's history record; the foreign keys are not what is measured.
   await sql`pragma foreign_keys = off`.execute(db.kysely);
-  const known = new KnownPictures();
+  const shared = { db: db.kysely, known: new KnownPictures(), inserts: new StepInserts() };
   let pk = 0;
   return {
     async write() {
       pk += 1;
       const started = performance.now();
       await createTrace(db.kysely, { executionPk: pk, userId: 1, runId: pk, startedMs: Date.now(), now: Date.now() });
-      await traceWriter(db.kysely, pk, () => Date.now(), known).write({ steps: Array.from({ length: 52 }, (_, i) => step(i + 1)), frames: FRAMES, framesCapped: false, end: { endedAt: Date.now() } });
+      const batch = { steps: Array.from({ length: 52 }, (_, i) => step(i + 1)), frames: FRAMES, framesCapped: false };
+      // As the run's end transaction stores its trace's end (run-transitions.ts).
+      await db.kysely.transaction().execute((trx) => storeTraceEnd(trx, shared, pk, batch, { endedAt: Date.now() }));
       return performance.now() - started;
     },
   };

@@ -56,7 +56,7 @@ describe('first log line', () => {
         },
       };
       const started = performance.now();
-      const outcome = await runs.executor.execute({ ...claimed, logs: timed });
+      const { outcome } = await runs.executor.execute({ ...claimed, logs: timed });
       expect(outcome.state).toBe('finished');
       expect(firstReadable).toBeDefined();
       times.push((firstReadable as number) - started);

@@ -72,7 +72,7 @@ describe('a Python run', () => {
     const tokenWhileStarted: (string | null)[] = [];
     const claimed = await runs.executor.load(run.id, { onStarted: async () => void tokenWhileStarted.push(await tokenHash(run.id)) });
     expect(claimed.args).toEqual({ speed: 1, mode: 'fast', extra: true });
-    const outcome = await runs.executor.execute(claimed);
+    const { outcome } = await runs.executor.execute(claimed);
     expect(outcome).toEqual({ state: 'finished', exitCode: 0, errorMessage: null, stateMessage: null });
     expect(await logLines(run.execution_id)).toEqual(["['--speed', '1', '--mode', 'fast', '--extra', 'true']", 'com.example.shop', 'v1']);
     expect(tokenWhileStarted).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/)]);
@@ -87,11 +87,11 @@ describe('a Python run', () => {
     const running = runs.executor.execute(await runs.executor.load(run.id, { signal: stop.signal }));
     await expect.poll(() => logLines(run.execution_id), { timeout: 10_000 }).toEqual(['waiting']);
     stop.abort();
-    expect(await running).toMatchObject({ state: 'stopped', stateMessage: 'stopped on request' });
+    expect((await running).outcome).toMatchObject({ state: 'stopped', stateMessage: 'stopped on request' });
     expect(await tokenHash(run.id)).toBeNull();
 
     const claimed = await runs.executor.load(run.id);
-    expect(await runs.executor.execute({ ...claimed, bundle: Buffer.concat([claimed.bundle, Buffer.from('x')]) })).toMatchObject({
+    expect((await runs.executor.execute({ ...claimed, bundle: Buffer.concat([claimed.bundle, Buffer.from('x')]) })).outcome).toMatchObject({
       state: 'failed',
       stateMessage: 'the pinned bundle does not match its bundle_sha, so it was not run',
     });
@@ -107,7 +107,7 @@ describe('a block run', () => {
     expect(bundle.content.toString()).toBe(canonicalJson(program));
     expect(run).toMatchObject({ macro_kind: 'block', code_ref: null, entry_path: null, bundle_sha: createHash('sha256').update(canonicalJson(program)).digest('hex') });
     let started = 0;
-    const outcome = await runs.executor.execute(await runs.executor.load(run.id, { onStarted: () => void (started += 1) }));
+    const { outcome } = await runs.executor.execute(await runs.executor.load(run.id, { onStarted: () => void (started += 1) }));
     expect(outcome.state).toBe('finished');
     expect(started).toBe(1);
     expect(await logLines(run.execution_id)).toEqual(['step 1/3: open app com.example.shop', 'step 2/3: tap "Checkout"', 'step 3/3: log: at checkout']);

@@ -154,19 +154,26 @@ describe('a block run, traced', () => {
     expect(writer.steps.at(-1)!.frame_after).toBeUndefined();
   });
 
-  test("a run's end rides on its last batch; a last batch that fails says so, so the end is stored alone", async () => {
+  test("drain answers what is not written yet, after the writes before it, for the run's end to store; nothing is recorded after", async () => {
     const { driver } = await bootedSim(world.t);
     const writer = new MemoryWriter();
     const tracer = new TraceRecorder({ writer, startedMs: Date.now(), maxFrames: 500 });
-    await runBlockProgram({ program: parseBlockProgram({ version: 1, steps: [{ type: 'open_app', package: DEMO_APP_PACKAGE }] }, 'blocks'), driver, userId: world.t.userId, images: world.images, log: () => {}, maxSeconds: 60, tracer });
-    expect(await tracer.flush({ endedAt: 1234 })).toBe(true);
-    expect(writer.batches.at(-1)).toMatchObject({ end: { endedAt: 1234 }, steps: [{ seq: 1, action: 'app_open' }] });
-    // Nothing left to write: the end still goes, alone.
-    expect(await tracer.flush({ endedAt: 1235 })).toBe(true);
-    expect(writer.batches.at(-1)).toMatchObject({ end: { endedAt: 1235 }, steps: [] });
-    writer.failNext = 1;
-    expect(await tracer.flush({ endedAt: 1236 })).toBe(false);
-    expect(writer.notes.at(-1)).toMatch(/^the trace's end could not be stored: disk full$/);
+    const run = (steps: unknown[]) => runBlockProgram({ program: parseBlockProgram({ version: 1, steps }, 'blocks'), driver, userId: world.t.userId, images: world.images, log: () => {}, maxSeconds: 60, tracer });
+    await run([{ type: 'open_app', package: DEMO_APP_PACKAGE }]);
+    await tracer.flush();
+    expect(writer.steps.map((s) => s.seq)).toEqual([1]);
+    await run([{ type: 'tap', element_id: 'row_mug' }]);
+    const last = await tracer.drain();
+    // The tap is the recorder's to hand out, with its frames; the writer never saw it.
+    expect(writer.steps.map((s) => s.seq)).toEqual([1]);
+    expect(last.steps).toMatchObject([{ seq: 2, action: 'tap', frame_before: expect.any(String), frame_after: expect.any(String) }]);
+    const shown = new Set([...writer.frames, ...last.frames].map((f) => f.id));
+    expect(shown.has(last.steps[0]!.frame_before!) && shown.has(last.steps[0]!.frame_after!)).toBe(true);
+    expect(last.frames.every((f) => !writer.frames.some((w) => w.id === f.id))).toBe(true);
+    // Nothing is left queued or timed: no later write comes.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(writer.batches).toHaveLength(1);
+    expect(await tracer.drain()).toEqual({ steps: [], frames: [], framesCapped: false });
   });
 
   test("a run that ends right after an input: that step's after is the screen the input left, with no look at the device; with a step after it, a look at the end", async () => {

@@ -36,6 +36,6 @@ export { DEFAULT_LONG_PRESS_MS } from './touch-entries.js';
 export { TOOL_SCREENSHOT } from './look-entries.js';
 export { InterruptSchema, Interrupts, MAX_INTERRUPT_RULES } from './interrupt-schema.js';
 export { type ActionTracer, TraceRecorder, tracedStep, type RecorderOptions } from './trace/recorder.js';
-export type { StepCall, TraceBatch, TraceElement, TraceEnd, TraceFrame, TraceStep, TraceWriter } from './trace/step.js';
+export type { StepCall, TraceBatch, TraceElement, TraceFrame, TraceStep, TraceWriter } from './trace/step.js';
 export { maskArgs, redactText, SECRET_TEXT, TypedSecrets } from './trace/mask.js';
 export { frameOf as frameOfScreen, TRACE_FRAME } from './trace/frames.js';

@@ -2,7 +2,8 @@
 // run worker does between its claim and its result; the job around it (the lease, the state
 // and history transaction, the events) only wires it up:
 //
-//   claim → loadClaimedRun(…, {signal, onStarted}) → executeRun(…) → outcome → one transaction
+//   claim → loadClaimedRun(…, {signal, onStarted}) → executeRun(…) → outcome and the trace's
+//   end → one transaction
 //
 // `signal` is the stop (a `stopping` run, or a lost lease); `onStarted` is where the job moves
 // the run `launching` → `running` (and emits macro.started). Log lines go to the run-log
@@ -22,7 +23,7 @@ import { failed, type RunOutcome, stopped } from '../outcome.js';
 import { issueRunToken, revokeRunToken } from '../rpc/run-tokens.js';
 import type { AdbTarget } from '../runner/environment.js';
 import { type PythonRunSettings, runPython } from '../runner/python-run.js';
-import type { RunTrace, RunTracing } from '../trace/run-tracing.js';
+import type { RunTrace, RunTracing, TraceEnding } from '../trace/run-tracing.js';
 
 export const DEVICE_RPC_PATH = '/api/runs/devices';
 
@@ -62,33 +63,44 @@ export interface ExecutorDeps {
   tracing?: RunTracing;
 }
 
-export async function executeRun(deps: ExecutorDeps, claimed: ClaimedRun): Promise<RunOutcome> {
+/** How a run ended, and its trace's end, to be stored with the run's end in one transaction. */
+export interface ExecutedRun {
+  outcome: RunOutcome;
+  traceEnding?: TraceEnding;
+}
+
+export async function executeRun(deps: ExecutorDeps, claimed: ClaimedRun): Promise<ExecutedRun> {
   const { run } = claimed;
   if (sha256OfBytes(claimed.bundle) !== run.bundle_sha) {
-    return failed('the pinned bundle does not match its bundle_sha, so it was not run');
+    return { outcome: failed('the pinned bundle does not match its bundle_sha, so it was not run') };
   }
   const logs = new LogShipper(claimed.logs, { onLost: (error, lines) => deps.onLogsLost?.(error, lines.length) });
   const trace = deps.tracing?.begin(run, claimed.historyPk, claimed.driver);
-  let outcome: RunOutcome | null = null;
+  const python = run.macro_kind === 'python';
+  let outcome: RunOutcome;
   try {
-    if (run.macro_kind === 'python') {
+    if (python) {
       // The device RPC takes the trace over from its row: the row is there before the run's first call.
       await trace?.stored;
       outcome = await executePython(deps, claimed, logs);
     } else {
       outcome = await executeBlocks(deps, claimed, logs, trace);
     }
-    return outcome;
-  } finally {
-    // The last log lines and the trace's last batch are written side by side; the trace first
-    // takes a failed run's last screen and UI tree, while the run still holds its device.
-    const finished = trace ? deps.tracing?.finish(run.id, trace, outcome, claimed.driver, run.macro_kind === 'python') : undefined;
-    try {
-      await logs.close();
-    } finally {
-      await finished;
-    }
+  } catch (error) {
+    // The run could not go on: its trace ends on its own, and the error goes on to the job.
+    await besideLastLogs(logs, trace && deps.tracing?.finish(run.id, trace, null, claimed.driver, python));
+    throw error;
   }
+  // The trace takes a failed run's last screen and UI tree while the run still holds its device.
+  const traceEnding = await besideLastLogs(logs, trace && deps.tracing?.ending(run.id, trace, outcome, claimed.driver, python));
+  return { outcome, traceEnding };
+}
+
+/** The last log lines are stored while `work` (the trace's end, which never fails) goes on. */
+async function besideLastLogs<T>(logs: LogShipper, work: Promise<T> | undefined): Promise<T | undefined> {
+  const [closed, done] = await Promise.allSettled([logs.close(), work]);
+  if (closed.status === 'rejected') throw closed.reason;
+  return done.status === 'fulfilled' ? done.value : undefined;
 }
 
 async function executePython(deps: ExecutorDeps, claimed: ClaimedRun, logs: LogShipper): Promise<RunOutcome> {

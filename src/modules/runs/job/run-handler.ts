@@ -1,12 +1,13 @@
 // What the run job does with one claimed run: ready the device, check its proxy (and on a
 // device that can be routed, `adb`, apply the relay recipe: proxy-route.ts), load and execute
 // the run (executor/), undo the route, and end it, each step's state change in its own
-// transaction (run-transitions.ts). A run that cannot start ends `failed` with the reason; a
+// transaction (run-transitions.ts), the trace's end in the end's. A run that cannot start ends `failed` with the reason; a
 // stop or a lost lease aborts it through `signal`.
 import type { Lease } from '../../../db/jobs/kind.js';
 import type { JobHandlers, JobLog } from '../../../db/jobs/worker.js';
 import { type DeviceHost, DeviceNotFoundError, DeviceNotReadyError, DeviceStoppedWhileWaitingError } from '../../devices/index.js';
 import type { RunExecutor } from '../executor/run-executor.js';
+import type { TraceEnding } from '../trace/run-tracing.js';
 import { failed, type RunOutcome, stopped } from '../outcome.js';
 import { type AppliedRoute, applyProxyRoute, clearLeftoverRoute, type ProxyRoutePlan } from './proxy-route.js';
 import type { ProxyExitCheck, RunReadiness } from './readiness.js';
@@ -43,7 +44,8 @@ export function runHandlers(deps: RunHandlerDeps): JobHandlers<CloudRunJob> {
     };
   }
 
-  async function execute(lease: Lease, userId: number, deviceId: number, signal: AbortSignal): Promise<RunOutcome> {
+  /** `ended.traceEnding`: set when the run was executed, for its end's transaction. */
+  async function execute(lease: Lease, userId: number, deviceId: number, signal: AbortSignal, ended: { traceEnding?: TraceEnding }): Promise<RunOutcome> {
     try {
       await deps.readiness.startAndWait({ userId }, { id: deviceId }, { signal });
     } catch (error) {
@@ -82,7 +84,9 @@ export function runHandlers(deps: RunHandlerDeps): JobHandlers<CloudRunJob> {
       } catch (error) {
         return failed(`the run could not start: ${messageOf(error)}`);
       }
-      return await deps.executor.execute(claimed);
+      const executed = await deps.executor.execute(claimed);
+      ended.traceEnding = executed.traceEnding;
+      return executed.outcome;
     } finally {
       // Before the run ends (and the device is free for another run or a stop), never after.
       await applied?.teardown();
@@ -120,9 +124,10 @@ export function runHandlers(deps: RunHandlerDeps): JobHandlers<CloudRunJob> {
       }
       const stop = deps.stops.watch(run.id);
       try {
-        let outcome = await execute(lease, run.user_id, run.device_id, AbortSignal.any([jobSignal, stop.signal]));
+        const executed: { traceEnding?: TraceEnding } = {};
+        let outcome = await execute(lease, run.user_id, run.device_id, AbortSignal.any([jobSignal, stop.signal]), executed);
         if (outcome.state === 'stopped' && deps.stops.closing) outcome = failed('the worker shut down during the run');
-        const ended = await endRun(deps, lease, outcome);
+        const ended = await endRun(deps, lease, outcome, executed.traceEnding);
         if (!ended) deps.log.warn({ job: deps.kind.name, id: run.id }, 'a run ended after its worker lost its lease; another worker ended it');
       } finally {
         deps.stops.unwatch(run.id);

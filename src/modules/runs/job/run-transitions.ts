@@ -13,6 +13,7 @@ import type { Clock } from '../../../lib/clock.js';
 import type { EmitEvent } from '../../events/index.js';
 import { endHistory, findRunByExecutionId, presentRun, recordHistoryProxy } from '../../executions/index.js';
 import { HISTORY_STATUS, type RunOutcome, stopped } from '../outcome.js';
+import type { TraceEnding } from '../trace/run-tracing.js';
 import type { CloudRunJob } from './run-job.js';
 
 export interface TransitionDeps {
@@ -78,20 +79,27 @@ function endAfterStop(state: string, outcome: RunOutcome): RunOutcome {
   return state === 'stopping' && outcome.state !== 'stopped' ? stopped(outcome.exitCode) : outcome;
 }
 
-/** The run ended (or never started): its end state, history and event; false when the lease was lost. */
-export async function endRun(deps: TransitionDeps, lease: Lease, outcome: RunOutcome): Promise<boolean> {
-  const { db, clock, kind } = deps;
+/**
+ * The run ended (or never started): its end state, history and event, and the trace's end
+ * (stored even when the lease was lost: the steps happened); false when the lease was lost.
+ */
+export async function endRun(deps: TransitionDeps, lease: Lease, outcome: RunOutcome, traceEnding?: TraceEnding): Promise<boolean> {
+  const { db, clock } = deps;
   return db.kysely.transaction().execute(async (trx) => {
     const now = clock.now();
     // Locked, so that a stop cannot land between reading the state and writing the end.
     const run = await lockCloudRunRow(trx, db.dialect, lease.id);
-    if (!run) return false;
-    outcome = endAfterStop(run.state, outcome);
-    // A stop asked for by the device lifecycle keeps its reason ("device stopped").
-    const stateMessage = outcome.state === 'stopped' && run.state_message ? run.state_message : outcome.stateMessage;
-    const held = await completeJob(trx, kind, lease, now, { state: outcome.state, state_message: stateMessage, finished_at: now, token_hash: null, updated_at: now });
-    if (!held) return false;
-    await endRunHistory(trx, deps.emit, run, outcome, now);
-    return true;
+    if (run) outcome = endAfterStop(run.state, outcome);
+    const held = run !== undefined && (await endHeldRun(trx, deps, lease, run, outcome, now));
+    await traceEnding?.store(trx, outcome.state, now);
+    return held;
   });
+}
+
+async function endHeldRun(trx: Trx, deps: TransitionDeps, lease: Lease, run: { state: string; state_message: string | null; user_id: number; execution_id: string }, outcome: RunOutcome, now: number): Promise<boolean> {
+  // A stop asked for by the device lifecycle keeps its reason ("device stopped").
+  const stateMessage = outcome.state === 'stopped' && run.state_message ? run.state_message : outcome.stateMessage;
+  const held = await completeJob(trx, deps.kind, lease, now, { state: outcome.state, state_message: stateMessage, finished_at: now, token_hash: null, updated_at: now });
+  if (held) await endRunHistory(trx, deps.emit, run, outcome, now);
+  return held;
 }

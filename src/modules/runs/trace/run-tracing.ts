@@ -1,17 +1,21 @@
 // A run's trace from start to end (decisions.md §17). The executor begins it before the run
-// starts and finishes it when the run has ended (with the last frame and UI tree of a failed
-// run, or deleted under RUN_TRACE=failures when the run finished); block steps record through
+// starts and, when the run has ended, makes its end ready (the last frame and UI tree of a
+// failed run) for the job to store in the transaction that ends the run (or to delete, under
+// RUN_TRACE=failures when the run finished): a run read as ended has its whole trace. Block steps record through
 // the recorder it hands out. A Python run's device calls reach the device RPC, possibly in
 // another thread or process, which takes the trace over from the database (recorderFor) and
 // keeps its recorder while the run calls, closing it once the run has been quiet for a while.
 import { randomBytes } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/database.js';
+import { inSavepoint } from '../../../db/savepoint.js';
+import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../../lib/clock.js';
 import { messageOf } from '../../../lib/error-message.js';
-import { type ActionTracer, type DeviceDriver, frameOfScreen, redactText, SECRET_TEXT, TRACE_FRAME, type TraceFrame, TraceRecorder, type TraceWriter, withCenter } from '../../devices/index.js';
-import type { RunOutcome } from '../outcome.js';
+import { type ActionTracer, type DeviceDriver, frameOfScreen, redactText, SECRET_TEXT, type TraceBatch, TRACE_FRAME, type TraceFrame, TraceRecorder, type TraceWriter, withCenter } from '../../devices/index.js';
+import type { RunEndState, RunOutcome } from '../outcome.js';
 import type { RunTraceSettings } from './settings.js';
-import { createTrace, deleteTrace, finishTrace, KnownPictures, StepInserts, traceOfRun, traceWriter } from './store.js';
+import { createTrace, deleteTrace, KnownPictures, StepInserts, storeTraceEnd, type TraceEnd, traceOfRun, traceWriter, type TraceStoreShared } from './store.js';
 
 /** A field whose text the final UI tree never shows, as the authoring agent never reads it. */
 const isPasswordField = (e: { resource_id: string; content_desc: string; element_id: string; editable: boolean }) => e.editable && /pass(word|code)|pin_?code/i.test(`${e.resource_id} ${e.content_desc} ${e.element_id}`);
@@ -42,6 +46,12 @@ function onceStored(stored: Promise<number | undefined>, writerOf: (executionPk:
   };
 }
 
+/** A trace's end, made ready when its run ended, stored with the run's end. */
+export interface TraceEnding {
+  /** In the transaction that ends the run: `state` as the run records it (a stop may have turned it), `endedAt` its end. Never throws. */
+  store(trx: Transaction<Database>, state: RunEndState, endedAt: number): Promise<void>;
+}
+
 interface TracedRun {
   id: number;
   user_id: number;
@@ -53,14 +63,14 @@ export class RunTracing {
   private readonly holder = randomBytes(6).toString('hex');
   /** Frames of `sim` screens by key, shared by this process's recorders (TraceRecorder's drawnFrames). */
   private readonly drawnFrames = new Map<string, Promise<TraceFrame>>();
-  /** Pictures this process's writers know are stored (store.ts). */
-  private readonly knownPictures = new KnownPictures();
-  /** Batch inserts compiled once per size, shared by this process's writers (store.ts). */
-  private readonly stepInserts = new StepInserts();
+  /** What this process's writers share (store.ts): the pictures they know are stored, batch inserts compiled once per size. */
+  private readonly shared: TraceStoreShared;
 
   constructor(
     private readonly deps: { db: Db; clock: Clock; settings: RunTraceSettings; log?: TraceLog },
-  ) {}
+  ) {
+    this.shared = { db: deps.db.kysely, known: new KnownPictures(), inserts: new StepInserts() };
+  }
 
   get settings(): RunTraceSettings {
     return this.deps.settings;
@@ -68,7 +78,7 @@ export class RunTracing {
 
   private recorder(runId: number, stored: Promise<number | undefined>, from: { startedMs: number; nextSeq?: number; keptFrames?: string[]; framesCapped?: boolean }): TraceRecorder {
     return new TraceRecorder({
-      writer: onceStored(stored, (executionPk) => traceWriter(this.deps.db.kysely, executionPk, () => this.deps.clock.now(), this.knownPictures, this.stepInserts)),
+      writer: onceStored(stored, (executionPk) => traceWriter(this.deps.db.kysely, executionPk, () => this.deps.clock.now(), this.shared.known, this.shared.inserts)),
       maxFrames: this.deps.settings.maxFrames,
       drawnFrames: this.drawnFrames,
       ...from,
@@ -98,33 +108,48 @@ export class RunTracing {
   }
 
   /**
-   * The run has ended: everything recorded is written, and the trace kept or deleted as RUN_TRACE
-   * says. `deviceCallsElsewhere`: a Python run, whose device calls the device RPC recorded,
-   * possibly in another thread or process.
+   * The run has ended: what the trace still holds, made ready to be stored with the run's end
+   * (`store`, in the transaction that ends the run), and for a failed run its last screen and
+   * UI tree, taken now while the run still holds its device. `deviceCallsElsewhere`: a Python
+   * run, whose device calls the device RPC recorded, possibly in another thread or process.
+   * Never fails: a trace that cannot be ended is said in the log, and the run ends untouched.
    */
-  async finish(runId: number, trace: RunTrace, outcome: RunOutcome | null, driver: DeviceDriver | null, deviceCallsElsewhere = false): Promise<void> {
+  async ending(runId: number, trace: RunTrace, outcome: RunOutcome | null, driver: DeviceDriver | null, deviceCallsElsewhere = false): Promise<TraceEnding | undefined> {
     try {
       const rpcSide = await this.live.get(runId);
       this.live.delete(runId);
       await rpcSide?.flush();
       const executionPk = await trace.stored;
-      if (executionPk === undefined) return;
-      if (this.deps.settings.mode === 'failures' && outcome?.state === 'finished') {
-        await trace.recorder.flush();
-        await deleteTrace(this.deps.db.kysely, executionPk);
-        return;
-      }
+      if (executionPk === undefined) return undefined;
       // Text the run typed as secret is hidden in the last UI tree by the recorders that saw it
       // typed. When those are not here (the device RPC of another thread or process), what the
       // run typed cannot be told from what the app showed: every field's content is hidden.
       const hideFields = deviceCallsElsewhere && rpcSide === undefined;
       const last = outcome?.state === 'failed' && driver ? await this.lastLook(driver, [trace.recorder, rpcSide], hideFields) : {};
-      const end = { endedAt: this.deps.clock.now(), ...last };
-      // The last batch carries the end; if it could not be stored, the end is stored alone.
-      if (!(await trace.recorder.flush(end))) await finishTrace(this.deps.db.kysely, executionPk, end);
+      const batch = await trace.recorder.drain();
+      return { store: (trx, state, endedAt) => this.storeEnd(trx, runId, executionPk, batch, state, { endedAt, ...(state === 'failed' ? last : {}) }) };
     } catch (error) {
       this.deps.log?.warn({ run_id: runId, reason: messageOf(error) }, 'run trace: could not be finished');
+      return undefined;
     }
+  }
+
+  /** As `ending`, stored in a transaction of its own: for a run that never reached its end transaction. */
+  async finish(runId: number, trace: RunTrace, outcome: RunOutcome | null, driver: DeviceDriver | null, deviceCallsElsewhere = false): Promise<void> {
+    const ending = await this.ending(runId, trace, outcome, driver, deviceCallsElsewhere);
+    if (ending) await this.deps.db.kysely.transaction().execute((trx) => ending.store(trx, outcome?.state ?? 'failed', this.deps.clock.now()));
+  }
+
+  /** Kept, or deleted under RUN_TRACE=failures when the run finished; in the run's end transaction, where it fails alone. */
+  private async storeEnd(trx: Transaction<Database>, runId: number, executionPk: number, batch: TraceBatch, state: RunEndState, end: TraceEnd): Promise<void> {
+    let problem: string | undefined;
+    try {
+      if (this.deps.settings.mode === 'failures' && state === 'finished') await inSavepoint(trx, 'trace_end', () => deleteTrace(trx, executionPk));
+      else problem = await storeTraceEnd(trx, this.shared, executionPk, batch, end);
+    } catch (error) {
+      problem = messageOf(error);
+    }
+    if (problem !== undefined) this.deps.log?.warn({ run_id: runId, reason: problem }, 'run trace: could not be finished');
   }
 
   /** The screen and the UI tree when a failed run ended; whatever the device can still give. */

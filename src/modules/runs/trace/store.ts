@@ -2,9 +2,11 @@
 // JSON rows numbered by seq, the frames it shows by id, and each frame's JPEG once for every
 // trace (named by its pixels, so the same screen in many runs is one picture). The only writer
 // of the four tables; the recorder reaches it through a TraceWriter.
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { inSavepoint } from '../../../db/savepoint.js';
+import { messageOf } from '../../../lib/error-message.js';
 import type { Database } from '../../../db/schema.js';
-import type { TraceBatch, TraceEnd, TraceFrame, TraceStep, TraceWriter } from '../../devices/index.js';
+import type { TraceBatch, TraceFrame, TraceStep, TraceWriter } from '../../devices/index.js';
 
 type Db = Kysely<Database>;
 
@@ -109,45 +111,87 @@ async function twice(write: (retry: boolean) => Promise<void>): Promise<void> {
   }
 }
 
-/** The writer of one trace; `known` and `inserts`: what its process's writers share (the pictures stored, the compiled inserts). */
+/** How a trace ends: when (the run's own end), and for a failed run the last frame and UI tree. */
+export interface TraceEnd {
+  endedAt: number;
+  finalFrame?: TraceFrame;
+  finalUiTree?: unknown[];
+}
+
+/** What a process's writers share: the database the inserts are compiled for, the pictures stored, the compiled inserts. */
+export interface TraceStoreShared {
+  db: Db;
+  known: KnownPictures;
+  inserts: StepInserts;
+}
+
+/** One batch in the caller's transaction: the frames it shows, its steps, and what it says of the trace (capped, and its end). */
+async function storeBatch(trx: Db, shared: TraceStoreShared, executionPk: number, batch: TraceBatch, now: number, end?: TraceEnd): Promise<void> {
+  const frames = end?.finalFrame ? [...batch.frames, end.finalFrame] : batch.frames;
+  await insertFrames(trx, executionPk, frames, now, shared.known);
+  if (batch.steps.length > 0) await trx.executeQuery(shared.inserts.of(shared.db, executionPk, batch.steps));
+  if (batch.framesCapped || end) await trx.updateTable('run_traces').set({ ...(batch.framesCapped ? { frames_capped: 1 } : {}), ...(end ? endOf(end) : {}) }).where('execution_pk', '=', executionPk).execute();
+}
+
+const framesOf = (batch: TraceBatch, end?: TraceEnd) => (end?.finalFrame ? [...batch.frames, end.finalFrame] : batch.frames).map((f) => f.id);
+
+/** Adds a sentence to the trace's notes (a write that failed), up to MAX_NOTES. */
+async function addNote(trx: Db, executionPk: number, message: string): Promise<void> {
+  const row = await trx.selectFrom('run_traces').select('notes').where('execution_pk', '=', executionPk).executeTakeFirst();
+  if (!row) return;
+  const notes = JSON.parse(row.notes) as string[];
+  if (notes.length >= MAX_NOTES) return;
+  await trx.updateTable('run_traces').set({ notes: JSON.stringify([...notes, message]) }).where('execution_pk', '=', executionPk).execute();
+}
+
+/** The writer of one trace's batches while its run goes on, each batch in a transaction of its own. */
 export function traceWriter(db: Db, executionPk: number, now: () => number, known = new KnownPictures(), inserts = new StepInserts()): TraceWriter {
+  const shared = { db, known, inserts };
   return {
     async write(batch: TraceBatch) {
-      const frames = batch.end?.finalFrame ? [...batch.frames, batch.end.finalFrame] : batch.frames;
-      const ids = frames.map((f) => f.id);
-      // One transaction, the run's end included when this is its last batch.
+      const ids = framesOf(batch);
       await twice(async (retry) => {
         if (retry) known.forget(ids);
-        await db.transaction().execute(async (trx) => {
-          await insertFrames(trx, executionPk, frames, now(), known);
-          if (batch.steps.length > 0) await trx.executeQuery(inserts.of(db, executionPk, batch.steps));
-          if (batch.framesCapped || batch.end) await trx.updateTable('run_traces').set({ ...(batch.framesCapped ? { frames_capped: 1 } : {}), ...(batch.end ? endOf(batch.end) : {}) }).where('execution_pk', '=', executionPk).execute();
-        });
+        await db.transaction().execute((trx) => storeBatch(trx, shared, executionPk, batch, now()));
       });
       known.add(ids);
     },
-    async note(message: string) {
-      await db.transaction().execute(async (trx) => {
-        const row = await trx.selectFrom('run_traces').select('notes').where('execution_pk', '=', executionPk).executeTakeFirst();
-        if (!row) return;
-        const notes = JSON.parse(row.notes) as string[];
-        if (notes.length >= MAX_NOTES) return;
-        await trx.updateTable('run_traces').set({ notes: JSON.stringify([...notes, message]) }).where('execution_pk', '=', executionPk).execute();
-      });
-    },
+    note: (message: string) => db.transaction().execute((trx) => addNote(trx, executionPk, message)),
   };
 }
 
 const endOf = (end: TraceEnd) => ({ ended_at: end.endedAt, final_frame: end.finalFrame?.id ?? null, final_ui_tree: end.finalUiTree ? JSON.stringify(end.finalUiTree) : null });
 
-/** The run ended: when, and for a failed run the last frame and UI tree (when its last batch could not say it). */
-export async function finishTrace(db: Db, executionPk: number, end: TraceEnd): Promise<void> {
-  await twice(() =>
-    db.transaction().execute(async (trx) => {
-      if (end.finalFrame) await insertFrames(trx, executionPk, [end.finalFrame], end.endedAt);
-      await trx.updateTable('run_traces').set(endOf(end)).where('execution_pk', '=', executionPk).execute();
-    }),
-  );
+/**
+ * The run has ended: its last batch and the trace's end, in the transaction that ends the run
+ * (run-transitions.ts), so that a run read as ended has its whole trace. Each try is a
+ * savepoint, so a failed write never fails the run's end: a picture swept mid-write is stored
+ * again by a second try; when that fails too, the end is stored alone (its time and UI tree, no
+ * pictures) and the trace says which steps were lost. Answers what went wrong, for the operator's log; nothing when all was stored.
+ */
+export async function storeTraceEnd(trx: Transaction<Database>, shared: TraceStoreShared, executionPk: number, batch: TraceBatch, end: TraceEnd): Promise<string | undefined> {
+  const ids = framesOf(batch, end);
+  const attempt = () => inSavepoint(trx, 'trace_end', () => storeBatch(trx, shared, executionPk, batch, end.endedAt, end));
+  try {
+    await attempt().catch(() => {
+      shared.known.forget(ids);
+      return attempt();
+    });
+    shared.known.add(ids);
+    return undefined;
+  } catch (error) {
+    const what = batch.steps.length > 0 ? `steps ${batch.steps[0]!.seq} to ${batch.steps.at(-1)!.seq}` : "the trace's end";
+    const message = `${what} could not be stored: ${messageOf(error)}`;
+    try {
+      await inSavepoint(trx, 'trace_end', async () => {
+        await trx.updateTable('run_traces').set({ ended_at: end.endedAt, final_ui_tree: end.finalUiTree ? JSON.stringify(end.finalUiTree) : null }).where('execution_pk', '=', executionPk).execute();
+        await addNote(trx, executionPk, message);
+      });
+    } catch (alone) {
+      return `${message}; nor its end: ${messageOf(alone)}`;
+    }
+    return message;
+  }
 }
 
 /** Deletes a trace with its steps and the list of its frames (they cascade); the sweep deletes pictures no trace shows. */

@@ -16,7 +16,7 @@ import { FrameBook, TRACE_FRAME } from './frames.js';
 import { maskArgs, TypedSecrets } from './mask.js';
 import { elementOf, errorOf } from './step-outcome.js';
 import { BoundMethods, StepFrames } from './step-frames.js';
-import type { StepCall, TraceEnd, TraceFrame, TraceStep, TraceWriter } from './step.js';
+import type { StepCall, TraceBatch, TraceFrame, TraceStep, TraceWriter } from './step.js';
 
 /** The "after" frame: first look this long after the action, then until two looks agree, at most SETTLE_MAX_MS. */
 const FIRST_LOOK_MS = 150;
@@ -147,18 +147,32 @@ export class TraceRecorder implements ActionTracer {
     return answer as T;
   }
 
-  /**
-   * Writes what is queued and waits for every write; the recorder can go on afterwards. With
-   * `end`, the run has ended: the last batch stores the end with it, and the answer says
-   * whether that write went through (if not, the caller stores the end itself).
-   */
-  async flush(end?: TraceEnd): Promise<boolean> {
+  /** Writes what is queued and waits for every write; the recorder can go on afterwards. */
+  async flush(): Promise<void> {
     await this.settleAfter();
+    this.stopTimers();
+    await this.writeQueued();
+  }
+
+  /**
+   * The run has ended: answers what is not written yet, once every earlier write is done, for
+   * the caller to store with the run's end in the end's own transaction. Nothing is recorded after.
+   */
+  async drain(): Promise<TraceBatch> {
+    await this.settleAfter();
+    this.stopTimers();
+    const queued = this.queue;
+    this.queue = [];
+    await this.writing;
+    const steps = await this.assemble(queued);
+    return { steps, frames: this.book.take(), framesCapped: this.book.capped };
+  }
+
+  private stopTimers(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     clearTimeout(this.firstLookTimer);
     this.firstLookTimer = undefined;
-    return this.writeQueued(end);
   }
 
   private problem(message: string): void {
@@ -284,37 +298,37 @@ export class TraceRecorder implements ActionTracer {
     else this.timer ??= setTimeout(() => void this.writeQueued(), FLUSH_MS);
   }
 
-  private writeQueued(end?: TraceEnd): Promise<boolean> {
+  /** The queued steps named their frames, in place (a copy of each step per batch cost more than the rest of the batch's assembly). */
+  private async assemble(queued: PendingStep[]): Promise<TraceStep[]> {
+    const steps: TraceStep[] = [];
+    for (const { step, before, after } of queued) {
+      const frameBefore = await before;
+      const frameAfter = await after;
+      if (frameBefore) step.frame_before = frameBefore;
+      if (frameAfter) step.frame_after = frameAfter;
+      steps.push(step);
+    }
+    return steps;
+  }
+
+  private writeQueued(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const batch = this.queue;
+    const queued = this.queue;
     this.queue = [];
-    const write = async (): Promise<boolean> => {
-      if (batch.length === 0 && !end) return true;
-      // The step is the recorder's own: it is named its frames in place (a copy of each step
-      // per batch cost more than the rest of the batch's assembly).
-      const steps: TraceStep[] = [];
-      for (const { step, before, after } of batch) {
-        const frameBefore = await before;
-        const frameAfter = await after;
-        if (frameBefore) step.frame_before = frameBefore;
-        if (frameAfter) step.frame_after = frameAfter;
-        steps.push(step);
-      }
-      const frames = this.book.take();
+    const write = async (): Promise<void> => {
+      if (queued.length === 0) return;
+      const steps = await this.assemble(queued);
       try {
-        await this.options.writer.write({ steps, frames, framesCapped: this.book.capped, ...(end ? { end } : {}) });
-        return true;
+        await this.options.writer.write({ steps, frames: this.book.take(), framesCapped: this.book.capped });
       } catch (error) {
-        const what = steps.length > 0 ? `steps ${steps[0]!.seq} to ${steps.at(-1)!.seq}` : "the trace's end";
-        const message = `${what} could not be stored: ${messageOf(error)}`;
+        const message = `steps ${steps[0]!.seq} to ${steps.at(-1)!.seq} could not be stored: ${messageOf(error)}`;
         this.problem(message);
         await this.options.writer.note(message).catch(() => undefined);
-        return false;
       }
     };
     const written = this.writing.then(write, write);
-    this.writing = written.then(() => undefined);
+    this.writing = written;
     return written;
   }
 }

@@ -43,15 +43,6 @@ export interface TraceBatch {
   frames: TraceFrame[];
   /** RUN_TRACE_MAX_FRAMES was reached: later pictures were not kept. */
   framesCapped: boolean;
-  /** The last batch of a run that has ended: stored with it, in one write. */
-  end?: TraceEnd;
-}
-
-/** How a trace ends: when, and for a failed run the last frame and UI tree. */
-export interface TraceEnd {
-  endedAt: number;
-  finalFrame?: TraceFrame;
-  finalUiTree?: unknown[];
 }
 
 /** Where a recorder's batches go (the runs module's trace store). */
