@@ -35,6 +35,7 @@ export { DEFAULT_TIMEOUT_MS, MAX_INTERRUPTS, MAX_TIMEOUT_MS, waitFor } from './w
 export { DEFAULT_LONG_PRESS_MS } from './touch-entries.js';
 export { TOOL_SCREENSHOT } from './look-entries.js';
 export { InterruptSchema, Interrupts, MAX_INTERRUPT_RULES } from './interrupt-schema.js';
+export type { DrawnFrames } from './trace/frame-admission.js';
 export { type ActionTracer, TraceRecorder, tracedStep, type RecorderOptions } from './trace/recorder.js';
 export type { StepCall, TraceBatch, TraceElement, TraceFrame, TraceStep, TraceWriter } from './trace/step.js';
 export { maskArgs, redactText, SECRET_TEXT, TypedSecrets } from './trace/mask.js';

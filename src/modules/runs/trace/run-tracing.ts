@@ -12,7 +12,7 @@ import { inSavepoint } from '../../../db/savepoint.js';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../../lib/clock.js';
 import { messageOf } from '../../../lib/error-message.js';
-import { type ActionTracer, type DeviceDriver, frameOfScreen, redactText, SECRET_TEXT, type TraceBatch, TRACE_FRAME, type TraceFrame, TraceRecorder, type TraceWriter, withCenter } from '../../devices/index.js';
+import { type ActionTracer, type DeviceDriver, type DrawnFrames, frameOfScreen, redactText, SECRET_TEXT, type TraceBatch, TRACE_FRAME, TraceRecorder, type TraceWriter, withCenter } from '../../devices/index.js';
 import type { RunEndState, RunOutcome } from '../outcome.js';
 import type { RunTraceSettings } from './settings.js';
 import { createTrace, deleteTrace, KnownPictures, StepInserts, storeTraceEnd, type TraceEnd, traceOfRun, traceWriter, type TraceStoreShared } from './store.js';
@@ -62,7 +62,7 @@ export class RunTracing {
   private readonly live = new Map<number, Promise<TraceRecorder | undefined>>();
   private readonly holder = randomBytes(6).toString('hex');
   /** Frames of `sim` screens by key, shared by this process's recorders (TraceRecorder's drawnFrames). */
-  private readonly drawnFrames = new Map<string, Promise<TraceFrame>>();
+  private readonly drawnFrames: DrawnFrames = new Map();
   /** What this process's writers share (store.ts): the pictures they know are stored, batch inserts compiled once per size. */
   private readonly shared: TraceStoreShared;
 

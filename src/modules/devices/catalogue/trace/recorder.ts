@@ -11,12 +11,12 @@ import { createHash } from 'node:crypto';
 import { messageOf } from '../../../../lib/error-message.js';
 import type { DeviceDriver } from '../../hosts/types.js';
 import type { ActionEnv } from '../env.js';
-import { FrameAdmission, type FrameRef } from './frame-admission.js';
+import { type DrawnFrames, FrameAdmission, type FrameRef } from './frame-admission.js';
 import { FrameBook, TRACE_FRAME } from './frames.js';
 import { maskArgs, TypedSecrets } from './mask.js';
 import { elementOf, errorOf } from './step-outcome.js';
 import { BoundMethods, StepFrames } from './step-frames.js';
-import type { StepCall, TraceBatch, TraceFrame, TraceStep, TraceWriter } from './step.js';
+import type { StepCall, TraceBatch, TraceStep, TraceWriter } from './step.js';
 
 /** The "after" frame: first look this long after the action, then until two looks agree, at most SETTLE_MAX_MS. */
 const FIRST_LOOK_MS = 150;
@@ -42,7 +42,7 @@ export interface RecorderOptions {
    * owner so that a screen drawn for one run is not drawn again for the next: a key names
    * pixels, whichever device or run showed them. Kept to 256 entries.
    */
-  drawnFrames?: Map<string, Promise<TraceFrame>>;
+  drawnFrames?: DrawnFrames;
 }
 
 /** Runs one action for a run and records it. */
