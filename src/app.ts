@@ -15,6 +15,7 @@ import { installValidation } from './http/validation.js';
 import { presentsSession, sessionGuard } from './modules/accounts/index.js';
 import { adminGuard } from './modules/admin/index.js';
 import { buildConsoleModule } from './modules/console/index.js';
+import { Selector } from './modules/devices/index.js';
 import { buildOpsModule } from './modules/ops/index.js';
 
 declare module 'fastify' {
@@ -100,7 +101,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     idempotency: modules.idempotency.services.requests,
   });
   const registry = installMetrics(app, !deps.logStream);
-  await installOpenApi(app, config.baseUrl);
+  // The §16 selector is in some forty places of the document: it is written once, under components.
+  await installOpenApi(app, config.baseUrl, { Selector });
 
   // Every module the same way: its routes, in one plugin. Their workers are started by
   // `serve` (svc.ts), not here, so tests and `svc openapi` run none.

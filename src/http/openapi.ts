@@ -8,6 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBody } from '../core/schema.js';
 import { PACKAGE_ROOT } from '../lib/package-root.js';
+import { shareSchemas } from './openapi-shared-schemas.js';
 
 export const PACKAGE_VERSION: string = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')).version;
 
@@ -59,7 +60,8 @@ function describeSuccesses(document: { paths?: Record<string, Record<string, Ope
   }
 }
 
-export async function installOpenApi(app: FastifyInstance, baseUrl: string): Promise<void> {
+/** `shared`: schemas the document names once under components, by name (openapi-shared-schemas.ts). */
+export async function installOpenApi(app: FastifyInstance, baseUrl: string, shared: Record<string, object> = {}): Promise<void> {
   app.addSchema(ErrorBody);
   await app.register(swagger, {
     openapi: {
@@ -98,6 +100,7 @@ export async function installOpenApi(app: FastifyInstance, baseUrl: string): Pro
     transformObject: (documentObject) => {
       if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
       describeSuccesses(documentObject.openapiObject as Parameters<typeof describeSuccesses>[0]);
+      shareSchemas(documentObject.openapiObject as Parameters<typeof shareSchemas>[0], shared);
       return documentObject.openapiObject;
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },

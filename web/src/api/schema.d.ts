@@ -3682,66 +3682,14 @@ export interface components {
             seq: number;
             /** @enum {string} */
             action: "tap" | "long_press" | "swipe" | "type" | "key" | "wait_for";
-            selector: {
-                /** @description The exact text (spaces around ignored) */
-                text?: string;
-                /** @description Text containing this */
-                text_contains?: string;
-                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                text_matches?: string;
-                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                resource_id?: string;
-                /** @description The exact content description */
-                desc?: string;
-                /** @description A content description containing this */
-                desc_contains?: string;
-                /** @description The class, like android.widget.Button */
-                class_name?: string;
-                clickable?: boolean;
-                editable?: boolean;
-                scrollable?: boolean;
-                /** @description 0-based among the matches, in tree order */
-                index?: number;
-                /** @description A library image: its best match on the screen */
-                image_id?: string;
-                /** @description With image_id; default 0.9 */
-                threshold?: number;
-                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                ocr_text?: string;
-            } | null;
+            selector: components["schemas"]["Selector"] | null;
             x?: number;
             y?: number;
             /** @description True when the target is coordinates (the last resort) */
             fragile: boolean;
             candidates: {
                 /** @description A §16 selector (`{image_id}` for a crop), or `{x, y}` for coordinates */
-                selector: {
-                    /** @description The exact text (spaces around ignored) */
-                    text?: string;
-                    /** @description Text containing this */
-                    text_contains?: string;
-                    /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                    text_matches?: string;
-                    /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                    resource_id?: string;
-                    /** @description The exact content description */
-                    desc?: string;
-                    /** @description A content description containing this */
-                    desc_contains?: string;
-                    /** @description The class, like android.widget.Button */
-                    class_name?: string;
-                    clickable?: boolean;
-                    editable?: boolean;
-                    scrollable?: boolean;
-                    /** @description 0-based among the matches, in tree order */
-                    index?: number;
-                    /** @description A library image: its best match on the screen */
-                    image_id?: string;
-                    /** @description With image_id; default 0.9 */
-                    threshold?: number;
-                    /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                    ocr_text?: string;
-                } | {
+                selector: components["schemas"]["Selector"] | {
                     /** @description Device pixels */
                     x: number;
                     /** @description Device pixels */
@@ -3807,6 +3755,34 @@ export interface components {
                 /** @enum {string} */
                 kind: "block" | "python";
             }[];
+        };
+        /** @description Every given condition must hold (decisions.md §16) */
+        Selector: {
+            /** @description The exact text (spaces around ignored) */
+            text?: string;
+            /** @description Text containing this */
+            text_contains?: string;
+            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
+            text_matches?: string;
+            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
+            resource_id?: string;
+            /** @description The exact content description */
+            desc?: string;
+            /** @description A content description containing this */
+            desc_contains?: string;
+            /** @description The class, like android.widget.Button */
+            class_name?: string;
+            clickable?: boolean;
+            editable?: boolean;
+            scrollable?: boolean;
+            /** @description 0-based among the matches, in tree order */
+            index?: number;
+            /** @description A library image: its best match on the screen */
+            image_id?: string;
+            /** @description With image_id; default 0.9 */
+            threshold?: number;
+            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
+            ocr_text?: string;
         };
     };
     responses: never;
@@ -16802,65 +16778,11 @@ export interface operations {
                 "application/json": {
                     /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
                     interrupts?: {
-                        /** @description Every given condition must hold (decisions.md §16) */
-                        when: {
-                            /** @description The exact text (spaces around ignored) */
-                            text?: string;
-                            /** @description Text containing this */
-                            text_contains?: string;
-                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                            text_matches?: string;
-                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                            resource_id?: string;
-                            /** @description The exact content description */
-                            desc?: string;
-                            /** @description A content description containing this */
-                            desc_contains?: string;
-                            /** @description The class, like android.widget.Button */
-                            class_name?: string;
-                            clickable?: boolean;
-                            editable?: boolean;
-                            scrollable?: boolean;
-                            /** @description 0-based among the matches, in tree order */
-                            index?: number;
-                            /** @description A library image: its best match on the screen */
-                            image_id?: string;
-                            /** @description With image_id; default 0.9 */
-                            threshold?: number;
-                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                            ocr_text?: string;
-                        };
+                        when: components["schemas"]["Selector"];
                         do: {
                             /** @enum {string} */
                             type: "tap";
-                            /** @description Every given condition must hold (decisions.md §16) */
-                            selector?: {
-                                /** @description The exact text (spaces around ignored) */
-                                text?: string;
-                                /** @description Text containing this */
-                                text_contains?: string;
-                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                                text_matches?: string;
-                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                                resource_id?: string;
-                                /** @description The exact content description */
-                                desc?: string;
-                                /** @description A content description containing this */
-                                desc_contains?: string;
-                                /** @description The class, like android.widget.Button */
-                                class_name?: string;
-                                clickable?: boolean;
-                                editable?: boolean;
-                                scrollable?: boolean;
-                                /** @description 0-based among the matches, in tree order */
-                                index?: number;
-                                /** @description A library image: its best match on the screen */
-                                image_id?: string;
-                                /** @description With image_id; default 0.9 */
-                                threshold?: number;
-                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                                ocr_text?: string;
-                            };
+                            selector?: components["schemas"]["Selector"];
                             /** @description Device pixels */
                             x?: number;
                             /** @description Device pixels */
@@ -17065,65 +16987,11 @@ export interface operations {
                     ocr?: boolean;
                     /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
                     interrupts?: {
-                        /** @description Every given condition must hold (decisions.md §16) */
-                        when: {
-                            /** @description The exact text (spaces around ignored) */
-                            text?: string;
-                            /** @description Text containing this */
-                            text_contains?: string;
-                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                            text_matches?: string;
-                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                            resource_id?: string;
-                            /** @description The exact content description */
-                            desc?: string;
-                            /** @description A content description containing this */
-                            desc_contains?: string;
-                            /** @description The class, like android.widget.Button */
-                            class_name?: string;
-                            clickable?: boolean;
-                            editable?: boolean;
-                            scrollable?: boolean;
-                            /** @description 0-based among the matches, in tree order */
-                            index?: number;
-                            /** @description A library image: its best match on the screen */
-                            image_id?: string;
-                            /** @description With image_id; default 0.9 */
-                            threshold?: number;
-                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                            ocr_text?: string;
-                        };
+                        when: components["schemas"]["Selector"];
                         do: {
                             /** @enum {string} */
                             type: "tap";
-                            /** @description Every given condition must hold (decisions.md §16) */
-                            selector?: {
-                                /** @description The exact text (spaces around ignored) */
-                                text?: string;
-                                /** @description Text containing this */
-                                text_contains?: string;
-                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                                text_matches?: string;
-                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                                resource_id?: string;
-                                /** @description The exact content description */
-                                desc?: string;
-                                /** @description A content description containing this */
-                                desc_contains?: string;
-                                /** @description The class, like android.widget.Button */
-                                class_name?: string;
-                                clickable?: boolean;
-                                editable?: boolean;
-                                scrollable?: boolean;
-                                /** @description 0-based among the matches, in tree order */
-                                index?: number;
-                                /** @description A library image: its best match on the screen */
-                                image_id?: string;
-                                /** @description With image_id; default 0.9 */
-                                threshold?: number;
-                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                                ocr_text?: string;
-                            };
+                            selector?: components["schemas"]["Selector"];
                             /** @description Device pixels */
                             x?: number;
                             /** @description Device pixels */
@@ -17312,95 +17180,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Every given condition must hold (decisions.md §16) */
-                    selector: {
-                        /** @description The exact text (spaces around ignored) */
-                        text?: string;
-                        /** @description Text containing this */
-                        text_contains?: string;
-                        /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                        text_matches?: string;
-                        /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                        resource_id?: string;
-                        /** @description The exact content description */
-                        desc?: string;
-                        /** @description A content description containing this */
-                        desc_contains?: string;
-                        /** @description The class, like android.widget.Button */
-                        class_name?: string;
-                        clickable?: boolean;
-                        editable?: boolean;
-                        scrollable?: boolean;
-                        /** @description 0-based among the matches, in tree order */
-                        index?: number;
-                        /** @description A library image: its best match on the screen */
-                        image_id?: string;
-                        /** @description With image_id; default 0.9 */
-                        threshold?: number;
-                        /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                        ocr_text?: string;
-                    };
+                    selector: components["schemas"]["Selector"];
                     /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
                     interrupts?: {
-                        /** @description Every given condition must hold (decisions.md §16) */
-                        when: {
-                            /** @description The exact text (spaces around ignored) */
-                            text?: string;
-                            /** @description Text containing this */
-                            text_contains?: string;
-                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                            text_matches?: string;
-                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                            resource_id?: string;
-                            /** @description The exact content description */
-                            desc?: string;
-                            /** @description A content description containing this */
-                            desc_contains?: string;
-                            /** @description The class, like android.widget.Button */
-                            class_name?: string;
-                            clickable?: boolean;
-                            editable?: boolean;
-                            scrollable?: boolean;
-                            /** @description 0-based among the matches, in tree order */
-                            index?: number;
-                            /** @description A library image: its best match on the screen */
-                            image_id?: string;
-                            /** @description With image_id; default 0.9 */
-                            threshold?: number;
-                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                            ocr_text?: string;
-                        };
+                        when: components["schemas"]["Selector"];
                         do: {
                             /** @enum {string} */
                             type: "tap";
-                            /** @description Every given condition must hold (decisions.md §16) */
-                            selector?: {
-                                /** @description The exact text (spaces around ignored) */
-                                text?: string;
-                                /** @description Text containing this */
-                                text_contains?: string;
-                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                                text_matches?: string;
-                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                                resource_id?: string;
-                                /** @description The exact content description */
-                                desc?: string;
-                                /** @description A content description containing this */
-                                desc_contains?: string;
-                                /** @description The class, like android.widget.Button */
-                                class_name?: string;
-                                clickable?: boolean;
-                                editable?: boolean;
-                                scrollable?: boolean;
-                                /** @description 0-based among the matches, in tree order */
-                                index?: number;
-                                /** @description A library image: its best match on the screen */
-                                image_id?: string;
-                                /** @description With image_id; default 0.9 */
-                                threshold?: number;
-                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                                ocr_text?: string;
-                            };
+                            selector?: components["schemas"]["Selector"];
                             /** @description Device pixels */
                             x?: number;
                             /** @description Device pixels */
@@ -17598,65 +17385,11 @@ export interface operations {
                     threshold?: number;
                     /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
                     interrupts?: {
-                        /** @description Every given condition must hold (decisions.md §16) */
-                        when: {
-                            /** @description The exact text (spaces around ignored) */
-                            text?: string;
-                            /** @description Text containing this */
-                            text_contains?: string;
-                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                            text_matches?: string;
-                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                            resource_id?: string;
-                            /** @description The exact content description */
-                            desc?: string;
-                            /** @description A content description containing this */
-                            desc_contains?: string;
-                            /** @description The class, like android.widget.Button */
-                            class_name?: string;
-                            clickable?: boolean;
-                            editable?: boolean;
-                            scrollable?: boolean;
-                            /** @description 0-based among the matches, in tree order */
-                            index?: number;
-                            /** @description A library image: its best match on the screen */
-                            image_id?: string;
-                            /** @description With image_id; default 0.9 */
-                            threshold?: number;
-                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                            ocr_text?: string;
-                        };
+                        when: components["schemas"]["Selector"];
                         do: {
                             /** @enum {string} */
                             type: "tap";
-                            /** @description Every given condition must hold (decisions.md §16) */
-                            selector?: {
-                                /** @description The exact text (spaces around ignored) */
-                                text?: string;
-                                /** @description Text containing this */
-                                text_contains?: string;
-                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                                text_matches?: string;
-                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                                resource_id?: string;
-                                /** @description The exact content description */
-                                desc?: string;
-                                /** @description A content description containing this */
-                                desc_contains?: string;
-                                /** @description The class, like android.widget.Button */
-                                class_name?: string;
-                                clickable?: boolean;
-                                editable?: boolean;
-                                scrollable?: boolean;
-                                /** @description 0-based among the matches, in tree order */
-                                index?: number;
-                                /** @description A library image: its best match on the screen */
-                                image_id?: string;
-                                /** @description With image_id; default 0.9 */
-                                threshold?: number;
-                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                                ocr_text?: string;
-                            };
+                            selector?: components["schemas"]["Selector"];
                             /** @description Device pixels */
                             x?: number;
                             /** @description Device pixels */
@@ -17850,97 +17583,16 @@ export interface operations {
                     element_id?: string;
                     /** @description The element showing this text (exact first, else containing it ignoring case; a clickable one preferred; no wait), as the SDK's tap_text */
                     text?: string;
-                    /** @description Every given condition must hold (decisions.md §16) */
-                    selector?: {
-                        /** @description The exact text (spaces around ignored) */
-                        text?: string;
-                        /** @description Text containing this */
-                        text_contains?: string;
-                        /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                        text_matches?: string;
-                        /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                        resource_id?: string;
-                        /** @description The exact content description */
-                        desc?: string;
-                        /** @description A content description containing this */
-                        desc_contains?: string;
-                        /** @description The class, like android.widget.Button */
-                        class_name?: string;
-                        clickable?: boolean;
-                        editable?: boolean;
-                        scrollable?: boolean;
-                        /** @description 0-based among the matches, in tree order */
-                        index?: number;
-                        /** @description A library image: its best match on the screen */
-                        image_id?: string;
-                        /** @description With image_id; default 0.9 */
-                        threshold?: number;
-                        /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                        ocr_text?: string;
-                    };
+                    selector?: components["schemas"]["Selector"];
                     /** @description How long to wait for the element, ms (default 10000, at most 600000) */
                     timeout_ms?: number;
                     /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
                     interrupts?: {
-                        /** @description Every given condition must hold (decisions.md §16) */
-                        when: {
-                            /** @description The exact text (spaces around ignored) */
-                            text?: string;
-                            /** @description Text containing this */
-                            text_contains?: string;
-                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                            text_matches?: string;
-                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                            resource_id?: string;
-                            /** @description The exact content description */
-                            desc?: string;
-                            /** @description A content description containing this */
-                            desc_contains?: string;
-                            /** @description The class, like android.widget.Button */
-                            class_name?: string;
-                            clickable?: boolean;
-                            editable?: boolean;
-                            scrollable?: boolean;
-                            /** @description 0-based among the matches, in tree order */
-                            index?: number;
-                            /** @description A library image: its best match on the screen */
-                            image_id?: string;
-                            /** @description With image_id; default 0.9 */
-                            threshold?: number;
-                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                            ocr_text?: string;
-                        };
+                        when: components["schemas"]["Selector"];
                         do: {
                             /** @enum {string} */
                             type: "tap";
-                            /** @description Every given condition must hold (decisions.md §16) */
-                            selector?: {
-                                /** @description The exact text (spaces around ignored) */
-                                text?: string;
-                                /** @description Text containing this */
-                                text_contains?: string;
-                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                                text_matches?: string;
-                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                                resource_id?: string;
-                                /** @description The exact content description */
-                                desc?: string;
-                                /** @description A content description containing this */
-                                desc_contains?: string;
-                                /** @description The class, like android.widget.Button */
-                                class_name?: string;
-                                clickable?: boolean;
-                                editable?: boolean;
-                                scrollable?: boolean;
-                                /** @description 0-based among the matches, in tree order */
-                                index?: number;
-                                /** @description A library image: its best match on the screen */
-                                image_id?: string;
-                                /** @description With image_id; default 0.9 */
-                                threshold?: number;
-                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                                ocr_text?: string;
-                            };
+                            selector?: components["schemas"]["Selector"];
                             /** @description Device pixels */
                             x?: number;
                             /** @description Device pixels */
@@ -18134,34 +17786,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Every given condition must hold (decisions.md §16) */
-                    selector?: {
-                        /** @description The exact text (spaces around ignored) */
-                        text?: string;
-                        /** @description Text containing this */
-                        text_contains?: string;
-                        /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                        text_matches?: string;
-                        /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                        resource_id?: string;
-                        /** @description The exact content description */
-                        desc?: string;
-                        /** @description A content description containing this */
-                        desc_contains?: string;
-                        /** @description The class, like android.widget.Button */
-                        class_name?: string;
-                        clickable?: boolean;
-                        editable?: boolean;
-                        scrollable?: boolean;
-                        /** @description 0-based among the matches, in tree order */
-                        index?: number;
-                        /** @description A library image: its best match on the screen */
-                        image_id?: string;
-                        /** @description With image_id; default 0.9 */
-                        threshold?: number;
-                        /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                        ocr_text?: string;
-                    };
+                    selector?: components["schemas"]["Selector"];
                     /** @description Device pixels */
                     x?: number;
                     /** @description Device pixels */
@@ -18172,65 +17797,11 @@ export interface operations {
                     timeout_ms?: number;
                     /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
                     interrupts?: {
-                        /** @description Every given condition must hold (decisions.md §16) */
-                        when: {
-                            /** @description The exact text (spaces around ignored) */
-                            text?: string;
-                            /** @description Text containing this */
-                            text_contains?: string;
-                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                            text_matches?: string;
-                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                            resource_id?: string;
-                            /** @description The exact content description */
-                            desc?: string;
-                            /** @description A content description containing this */
-                            desc_contains?: string;
-                            /** @description The class, like android.widget.Button */
-                            class_name?: string;
-                            clickable?: boolean;
-                            editable?: boolean;
-                            scrollable?: boolean;
-                            /** @description 0-based among the matches, in tree order */
-                            index?: number;
-                            /** @description A library image: its best match on the screen */
-                            image_id?: string;
-                            /** @description With image_id; default 0.9 */
-                            threshold?: number;
-                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                            ocr_text?: string;
-                        };
+                        when: components["schemas"]["Selector"];
                         do: {
                             /** @enum {string} */
                             type: "tap";
-                            /** @description Every given condition must hold (decisions.md §16) */
-                            selector?: {
-                                /** @description The exact text (spaces around ignored) */
-                                text?: string;
-                                /** @description Text containing this */
-                                text_contains?: string;
-                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                                text_matches?: string;
-                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                                resource_id?: string;
-                                /** @description The exact content description */
-                                desc?: string;
-                                /** @description A content description containing this */
-                                desc_contains?: string;
-                                /** @description The class, like android.widget.Button */
-                                class_name?: string;
-                                clickable?: boolean;
-                                editable?: boolean;
-                                scrollable?: boolean;
-                                /** @description 0-based among the matches, in tree order */
-                                index?: number;
-                                /** @description A library image: its best match on the screen */
-                                image_id?: string;
-                                /** @description With image_id; default 0.9 */
-                                threshold?: number;
-                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                                ocr_text?: string;
-                            };
+                            selector?: components["schemas"]["Selector"];
                             /** @description Device pixels */
                             x?: number;
                             /** @description Device pixels */
@@ -18440,65 +18011,11 @@ export interface operations {
                     ms?: number;
                     /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
                     interrupts?: {
-                        /** @description Every given condition must hold (decisions.md §16) */
-                        when: {
-                            /** @description The exact text (spaces around ignored) */
-                            text?: string;
-                            /** @description Text containing this */
-                            text_contains?: string;
-                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                            text_matches?: string;
-                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                            resource_id?: string;
-                            /** @description The exact content description */
-                            desc?: string;
-                            /** @description A content description containing this */
-                            desc_contains?: string;
-                            /** @description The class, like android.widget.Button */
-                            class_name?: string;
-                            clickable?: boolean;
-                            editable?: boolean;
-                            scrollable?: boolean;
-                            /** @description 0-based among the matches, in tree order */
-                            index?: number;
-                            /** @description A library image: its best match on the screen */
-                            image_id?: string;
-                            /** @description With image_id; default 0.9 */
-                            threshold?: number;
-                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                            ocr_text?: string;
-                        };
+                        when: components["schemas"]["Selector"];
                         do: {
                             /** @enum {string} */
                             type: "tap";
-                            /** @description Every given condition must hold (decisions.md §16) */
-                            selector?: {
-                                /** @description The exact text (spaces around ignored) */
-                                text?: string;
-                                /** @description Text containing this */
-                                text_contains?: string;
-                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                                text_matches?: string;
-                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                                resource_id?: string;
-                                /** @description The exact content description */
-                                desc?: string;
-                                /** @description A content description containing this */
-                                desc_contains?: string;
-                                /** @description The class, like android.widget.Button */
-                                class_name?: string;
-                                clickable?: boolean;
-                                editable?: boolean;
-                                scrollable?: boolean;
-                                /** @description 0-based among the matches, in tree order */
-                                index?: number;
-                                /** @description A library image: its best match on the screen */
-                                image_id?: string;
-                                /** @description With image_id; default 0.9 */
-                                threshold?: number;
-                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                                ocr_text?: string;
-                            };
+                            selector?: components["schemas"]["Selector"];
                             /** @description Device pixels */
                             x?: number;
                             /** @description Device pixels */
@@ -18668,34 +18185,7 @@ export interface operations {
             content: {
                 "application/json": {
                     text: string;
-                    /** @description Every given condition must hold (decisions.md §16) */
-                    selector?: {
-                        /** @description The exact text (spaces around ignored) */
-                        text?: string;
-                        /** @description Text containing this */
-                        text_contains?: string;
-                        /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                        text_matches?: string;
-                        /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                        resource_id?: string;
-                        /** @description The exact content description */
-                        desc?: string;
-                        /** @description A content description containing this */
-                        desc_contains?: string;
-                        /** @description The class, like android.widget.Button */
-                        class_name?: string;
-                        clickable?: boolean;
-                        editable?: boolean;
-                        scrollable?: boolean;
-                        /** @description 0-based among the matches, in tree order */
-                        index?: number;
-                        /** @description A library image: its best match on the screen */
-                        image_id?: string;
-                        /** @description With image_id; default 0.9 */
-                        threshold?: number;
-                        /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                        ocr_text?: string;
-                    };
+                    selector?: components["schemas"]["Selector"];
                     /** @default false */
                     clear?: boolean;
                     /** @default false */
@@ -18709,65 +18199,11 @@ export interface operations {
                     timeout_ms?: number;
                     /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
                     interrupts?: {
-                        /** @description Every given condition must hold (decisions.md §16) */
-                        when: {
-                            /** @description The exact text (spaces around ignored) */
-                            text?: string;
-                            /** @description Text containing this */
-                            text_contains?: string;
-                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                            text_matches?: string;
-                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                            resource_id?: string;
-                            /** @description The exact content description */
-                            desc?: string;
-                            /** @description A content description containing this */
-                            desc_contains?: string;
-                            /** @description The class, like android.widget.Button */
-                            class_name?: string;
-                            clickable?: boolean;
-                            editable?: boolean;
-                            scrollable?: boolean;
-                            /** @description 0-based among the matches, in tree order */
-                            index?: number;
-                            /** @description A library image: its best match on the screen */
-                            image_id?: string;
-                            /** @description With image_id; default 0.9 */
-                            threshold?: number;
-                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                            ocr_text?: string;
-                        };
+                        when: components["schemas"]["Selector"];
                         do: {
                             /** @enum {string} */
                             type: "tap";
-                            /** @description Every given condition must hold (decisions.md §16) */
-                            selector?: {
-                                /** @description The exact text (spaces around ignored) */
-                                text?: string;
-                                /** @description Text containing this */
-                                text_contains?: string;
-                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                                text_matches?: string;
-                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                                resource_id?: string;
-                                /** @description The exact content description */
-                                desc?: string;
-                                /** @description A content description containing this */
-                                desc_contains?: string;
-                                /** @description The class, like android.widget.Button */
-                                class_name?: string;
-                                clickable?: boolean;
-                                editable?: boolean;
-                                scrollable?: boolean;
-                                /** @description 0-based among the matches, in tree order */
-                                index?: number;
-                                /** @description A library image: its best match on the screen */
-                                image_id?: string;
-                                /** @description With image_id; default 0.9 */
-                                threshold?: number;
-                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                                ocr_text?: string;
-                            };
+                            selector?: components["schemas"]["Selector"];
                             /** @description Device pixels */
                             x?: number;
                             /** @description Device pixels */
@@ -18964,65 +18400,11 @@ export interface operations {
                     key: string;
                     /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
                     interrupts?: {
-                        /** @description Every given condition must hold (decisions.md §16) */
-                        when: {
-                            /** @description The exact text (spaces around ignored) */
-                            text?: string;
-                            /** @description Text containing this */
-                            text_contains?: string;
-                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                            text_matches?: string;
-                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                            resource_id?: string;
-                            /** @description The exact content description */
-                            desc?: string;
-                            /** @description A content description containing this */
-                            desc_contains?: string;
-                            /** @description The class, like android.widget.Button */
-                            class_name?: string;
-                            clickable?: boolean;
-                            editable?: boolean;
-                            scrollable?: boolean;
-                            /** @description 0-based among the matches, in tree order */
-                            index?: number;
-                            /** @description A library image: its best match on the screen */
-                            image_id?: string;
-                            /** @description With image_id; default 0.9 */
-                            threshold?: number;
-                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                            ocr_text?: string;
-                        };
+                        when: components["schemas"]["Selector"];
                         do: {
                             /** @enum {string} */
                             type: "tap";
-                            /** @description Every given condition must hold (decisions.md §16) */
-                            selector?: {
-                                /** @description The exact text (spaces around ignored) */
-                                text?: string;
-                                /** @description Text containing this */
-                                text_contains?: string;
-                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                                text_matches?: string;
-                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                                resource_id?: string;
-                                /** @description The exact content description */
-                                desc?: string;
-                                /** @description A content description containing this */
-                                desc_contains?: string;
-                                /** @description The class, like android.widget.Button */
-                                class_name?: string;
-                                clickable?: boolean;
-                                editable?: boolean;
-                                scrollable?: boolean;
-                                /** @description 0-based among the matches, in tree order */
-                                index?: number;
-                                /** @description A library image: its best match on the screen */
-                                image_id?: string;
-                                /** @description With image_id; default 0.9 */
-                                threshold?: number;
-                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                                ocr_text?: string;
-                            };
+                            selector?: components["schemas"]["Selector"];
                             /** @description Device pixels */
                             x?: number;
                             /** @description Device pixels */
@@ -19191,99 +18573,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Every given condition must hold (decisions.md §16) */
-                    selector: {
-                        /** @description The exact text (spaces around ignored) */
-                        text?: string;
-                        /** @description Text containing this */
-                        text_contains?: string;
-                        /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                        text_matches?: string;
-                        /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                        resource_id?: string;
-                        /** @description The exact content description */
-                        desc?: string;
-                        /** @description A content description containing this */
-                        desc_contains?: string;
-                        /** @description The class, like android.widget.Button */
-                        class_name?: string;
-                        clickable?: boolean;
-                        editable?: boolean;
-                        scrollable?: boolean;
-                        /** @description 0-based among the matches, in tree order */
-                        index?: number;
-                        /** @description A library image: its best match on the screen */
-                        image_id?: string;
-                        /** @description With image_id; default 0.9 */
-                        threshold?: number;
-                        /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                        ocr_text?: string;
-                    };
+                    selector: components["schemas"]["Selector"];
                     /** @description How long to wait for the element, ms (default 10000, at most 600000) */
                     timeout_ms?: number;
                     /** @default false */
                     gone?: boolean;
                     /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
                     interrupts?: {
-                        /** @description Every given condition must hold (decisions.md §16) */
-                        when: {
-                            /** @description The exact text (spaces around ignored) */
-                            text?: string;
-                            /** @description Text containing this */
-                            text_contains?: string;
-                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                            text_matches?: string;
-                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                            resource_id?: string;
-                            /** @description The exact content description */
-                            desc?: string;
-                            /** @description A content description containing this */
-                            desc_contains?: string;
-                            /** @description The class, like android.widget.Button */
-                            class_name?: string;
-                            clickable?: boolean;
-                            editable?: boolean;
-                            scrollable?: boolean;
-                            /** @description 0-based among the matches, in tree order */
-                            index?: number;
-                            /** @description A library image: its best match on the screen */
-                            image_id?: string;
-                            /** @description With image_id; default 0.9 */
-                            threshold?: number;
-                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                            ocr_text?: string;
-                        };
+                        when: components["schemas"]["Selector"];
                         do: {
                             /** @enum {string} */
                             type: "tap";
-                            /** @description Every given condition must hold (decisions.md §16) */
-                            selector?: {
-                                /** @description The exact text (spaces around ignored) */
-                                text?: string;
-                                /** @description Text containing this */
-                                text_contains?: string;
-                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                                text_matches?: string;
-                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                                resource_id?: string;
-                                /** @description The exact content description */
-                                desc?: string;
-                                /** @description A content description containing this */
-                                desc_contains?: string;
-                                /** @description The class, like android.widget.Button */
-                                class_name?: string;
-                                clickable?: boolean;
-                                editable?: boolean;
-                                scrollable?: boolean;
-                                /** @description 0-based among the matches, in tree order */
-                                index?: number;
-                                /** @description A library image: its best match on the screen */
-                                image_id?: string;
-                                /** @description With image_id; default 0.9 */
-                                threshold?: number;
-                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                                ocr_text?: string;
-                            };
+                            selector?: components["schemas"]["Selector"];
                             /** @description Device pixels */
                             x?: number;
                             /** @description Device pixels */
@@ -19475,34 +18776,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Every given condition must hold (decisions.md §16) */
-                    selector: {
-                        /** @description The exact text (spaces around ignored) */
-                        text?: string;
-                        /** @description Text containing this */
-                        text_contains?: string;
-                        /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                        text_matches?: string;
-                        /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                        resource_id?: string;
-                        /** @description The exact content description */
-                        desc?: string;
-                        /** @description A content description containing this */
-                        desc_contains?: string;
-                        /** @description The class, like android.widget.Button */
-                        class_name?: string;
-                        clickable?: boolean;
-                        editable?: boolean;
-                        scrollable?: boolean;
-                        /** @description 0-based among the matches, in tree order */
-                        index?: number;
-                        /** @description A library image: its best match on the screen */
-                        image_id?: string;
-                        /** @description With image_id; default 0.9 */
-                        threshold?: number;
-                        /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                        ocr_text?: string;
-                    };
+                    selector: components["schemas"]["Selector"];
                     /** @default 10 */
                     max_swipes?: number;
                     /**
@@ -19512,65 +18786,11 @@ export interface operations {
                     direction?: "down" | "up" | "left" | "right";
                     /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
                     interrupts?: {
-                        /** @description Every given condition must hold (decisions.md §16) */
-                        when: {
-                            /** @description The exact text (spaces around ignored) */
-                            text?: string;
-                            /** @description Text containing this */
-                            text_contains?: string;
-                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                            text_matches?: string;
-                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                            resource_id?: string;
-                            /** @description The exact content description */
-                            desc?: string;
-                            /** @description A content description containing this */
-                            desc_contains?: string;
-                            /** @description The class, like android.widget.Button */
-                            class_name?: string;
-                            clickable?: boolean;
-                            editable?: boolean;
-                            scrollable?: boolean;
-                            /** @description 0-based among the matches, in tree order */
-                            index?: number;
-                            /** @description A library image: its best match on the screen */
-                            image_id?: string;
-                            /** @description With image_id; default 0.9 */
-                            threshold?: number;
-                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                            ocr_text?: string;
-                        };
+                        when: components["schemas"]["Selector"];
                         do: {
                             /** @enum {string} */
                             type: "tap";
-                            /** @description Every given condition must hold (decisions.md §16) */
-                            selector?: {
-                                /** @description The exact text (spaces around ignored) */
-                                text?: string;
-                                /** @description Text containing this */
-                                text_contains?: string;
-                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                                text_matches?: string;
-                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                                resource_id?: string;
-                                /** @description The exact content description */
-                                desc?: string;
-                                /** @description A content description containing this */
-                                desc_contains?: string;
-                                /** @description The class, like android.widget.Button */
-                                class_name?: string;
-                                clickable?: boolean;
-                                editable?: boolean;
-                                scrollable?: boolean;
-                                /** @description 0-based among the matches, in tree order */
-                                index?: number;
-                                /** @description A library image: its best match on the screen */
-                                image_id?: string;
-                                /** @description With image_id; default 0.9 */
-                                threshold?: number;
-                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                                ocr_text?: string;
-                            };
+                            selector?: components["schemas"]["Selector"];
                             /** @description Device pixels */
                             x?: number;
                             /** @description Device pixels */
@@ -19767,65 +18987,11 @@ export interface operations {
                 "application/json": {
                     /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
                     interrupts?: {
-                        /** @description Every given condition must hold (decisions.md §16) */
-                        when: {
-                            /** @description The exact text (spaces around ignored) */
-                            text?: string;
-                            /** @description Text containing this */
-                            text_contains?: string;
-                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                            text_matches?: string;
-                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                            resource_id?: string;
-                            /** @description The exact content description */
-                            desc?: string;
-                            /** @description A content description containing this */
-                            desc_contains?: string;
-                            /** @description The class, like android.widget.Button */
-                            class_name?: string;
-                            clickable?: boolean;
-                            editable?: boolean;
-                            scrollable?: boolean;
-                            /** @description 0-based among the matches, in tree order */
-                            index?: number;
-                            /** @description A library image: its best match on the screen */
-                            image_id?: string;
-                            /** @description With image_id; default 0.9 */
-                            threshold?: number;
-                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                            ocr_text?: string;
-                        };
+                        when: components["schemas"]["Selector"];
                         do: {
                             /** @enum {string} */
                             type: "tap";
-                            /** @description Every given condition must hold (decisions.md §16) */
-                            selector?: {
-                                /** @description The exact text (spaces around ignored) */
-                                text?: string;
-                                /** @description Text containing this */
-                                text_contains?: string;
-                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                                text_matches?: string;
-                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                                resource_id?: string;
-                                /** @description The exact content description */
-                                desc?: string;
-                                /** @description A content description containing this */
-                                desc_contains?: string;
-                                /** @description The class, like android.widget.Button */
-                                class_name?: string;
-                                clickable?: boolean;
-                                editable?: boolean;
-                                scrollable?: boolean;
-                                /** @description 0-based among the matches, in tree order */
-                                index?: number;
-                                /** @description A library image: its best match on the screen */
-                                image_id?: string;
-                                /** @description With image_id; default 0.9 */
-                                threshold?: number;
-                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                                ocr_text?: string;
-                            };
+                            selector?: components["schemas"]["Selector"];
                             /** @description Device pixels */
                             x?: number;
                             /** @description Device pixels */
@@ -20004,65 +19170,11 @@ export interface operations {
                     package: string;
                     /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
                     interrupts?: {
-                        /** @description Every given condition must hold (decisions.md §16) */
-                        when: {
-                            /** @description The exact text (spaces around ignored) */
-                            text?: string;
-                            /** @description Text containing this */
-                            text_contains?: string;
-                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                            text_matches?: string;
-                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                            resource_id?: string;
-                            /** @description The exact content description */
-                            desc?: string;
-                            /** @description A content description containing this */
-                            desc_contains?: string;
-                            /** @description The class, like android.widget.Button */
-                            class_name?: string;
-                            clickable?: boolean;
-                            editable?: boolean;
-                            scrollable?: boolean;
-                            /** @description 0-based among the matches, in tree order */
-                            index?: number;
-                            /** @description A library image: its best match on the screen */
-                            image_id?: string;
-                            /** @description With image_id; default 0.9 */
-                            threshold?: number;
-                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                            ocr_text?: string;
-                        };
+                        when: components["schemas"]["Selector"];
                         do: {
                             /** @enum {string} */
                             type: "tap";
-                            /** @description Every given condition must hold (decisions.md §16) */
-                            selector?: {
-                                /** @description The exact text (spaces around ignored) */
-                                text?: string;
-                                /** @description Text containing this */
-                                text_contains?: string;
-                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                                text_matches?: string;
-                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                                resource_id?: string;
-                                /** @description The exact content description */
-                                desc?: string;
-                                /** @description A content description containing this */
-                                desc_contains?: string;
-                                /** @description The class, like android.widget.Button */
-                                class_name?: string;
-                                clickable?: boolean;
-                                editable?: boolean;
-                                scrollable?: boolean;
-                                /** @description 0-based among the matches, in tree order */
-                                index?: number;
-                                /** @description A library image: its best match on the screen */
-                                image_id?: string;
-                                /** @description With image_id; default 0.9 */
-                                threshold?: number;
-                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                                ocr_text?: string;
-                            };
+                            selector?: components["schemas"]["Selector"];
                             /** @description Device pixels */
                             x?: number;
                             /** @description Device pixels */
@@ -20235,65 +19347,11 @@ export interface operations {
                     package: string;
                     /** @description The run's interrupts, handled while a wait polls (at most five handlings a wait) */
                     interrupts?: {
-                        /** @description Every given condition must hold (decisions.md §16) */
-                        when: {
-                            /** @description The exact text (spaces around ignored) */
-                            text?: string;
-                            /** @description Text containing this */
-                            text_contains?: string;
-                            /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                            text_matches?: string;
-                            /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                            resource_id?: string;
-                            /** @description The exact content description */
-                            desc?: string;
-                            /** @description A content description containing this */
-                            desc_contains?: string;
-                            /** @description The class, like android.widget.Button */
-                            class_name?: string;
-                            clickable?: boolean;
-                            editable?: boolean;
-                            scrollable?: boolean;
-                            /** @description 0-based among the matches, in tree order */
-                            index?: number;
-                            /** @description A library image: its best match on the screen */
-                            image_id?: string;
-                            /** @description With image_id; default 0.9 */
-                            threshold?: number;
-                            /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                            ocr_text?: string;
-                        };
+                        when: components["schemas"]["Selector"];
                         do: {
                             /** @enum {string} */
                             type: "tap";
-                            /** @description Every given condition must hold (decisions.md §16) */
-                            selector?: {
-                                /** @description The exact text (spaces around ignored) */
-                                text?: string;
-                                /** @description Text containing this */
-                                text_contains?: string;
-                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                                text_matches?: string;
-                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                                resource_id?: string;
-                                /** @description The exact content description */
-                                desc?: string;
-                                /** @description A content description containing this */
-                                desc_contains?: string;
-                                /** @description The class, like android.widget.Button */
-                                class_name?: string;
-                                clickable?: boolean;
-                                editable?: boolean;
-                                scrollable?: boolean;
-                                /** @description 0-based among the matches, in tree order */
-                                index?: number;
-                                /** @description A library image: its best match on the screen */
-                                image_id?: string;
-                                /** @description With image_id; default 0.9 */
-                                threshold?: number;
-                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                                ocr_text?: string;
-                            };
+                            selector?: components["schemas"]["Selector"];
                             /** @description Device pixels */
                             x?: number;
                             /** @description Device pixels */
@@ -26131,33 +25189,7 @@ export interface operations {
                     "application/json": {
                         items: {
                             /** @description A §16 selector (`{image_id}` for a crop), or `{x, y}` for coordinates */
-                            selector: {
-                                /** @description The exact text (spaces around ignored) */
-                                text?: string;
-                                /** @description Text containing this */
-                                text_contains?: string;
-                                /** @description A regular expression searched in the text (the syntax Python and ECMAScript share) */
-                                text_matches?: string;
-                                /** @description The resource id; "sign_in" also matches "com.example.shop:id/sign_in" */
-                                resource_id?: string;
-                                /** @description The exact content description */
-                                desc?: string;
-                                /** @description A content description containing this */
-                                desc_contains?: string;
-                                /** @description The class, like android.widget.Button */
-                                class_name?: string;
-                                clickable?: boolean;
-                                editable?: boolean;
-                                scrollable?: boolean;
-                                /** @description 0-based among the matches, in tree order */
-                                index?: number;
-                                /** @description A library image: its best match on the screen */
-                                image_id?: string;
-                                /** @description With image_id; default 0.9 */
-                                threshold?: number;
-                                /** @description Text read from the picture (for text the UI tree lacks), matched like text_contains */
-                                ocr_text?: string;
-                            } | {
+                            selector: components["schemas"]["Selector"] | {
                                 /** @description Device pixels */
                                 x: number;
                                 /** @description Device pixels */
