@@ -3,11 +3,11 @@
 // device, and reading sessions and their messages through the routes.
 import { expect } from 'vitest';
 import { allModules } from '../../../../src/build-modules.js';
-import { createTestApp, type TestApp, type TestStorage } from '../../../helpers/app.js';
+import type { TestApp, TestStorage } from '../../../helpers/app.js';
 import { ROOMY_LIMITS } from '../../../helpers/code-sync.js';
 import { createCloudDevice } from '../../../helpers/resources.js';
 import { signUp, type SignedUpUser } from '../../../helpers/users.js';
-import { freePort } from '../../mcp/helpers/client.js';
+import { listeningTestApp } from '../../../helpers/listening-app.js';
 import { tempDir } from '../../runs/helpers/runner.js';
 import { type ScriptedModel, startScriptedModel, type Step } from './scripted-model.js';
 
@@ -23,11 +23,9 @@ export interface AuthoringWorld {
 export async function authoringWorld(env: Record<string, string> = {}, options: { workers?: boolean } = {}): Promise<AuthoringWorld> {
   const model = await startScriptedModel();
   // The app listens, so a run's svc_device reaches the device RPC at BASE_URL over real HTTP.
-  const port = await freePort();
-  const t = await createTestApp({
-    env: { ...ROOMY_LIMITS, BASE_URL: `http://127.0.0.1:${port}`, RUNS_DIR: tempDir(), SIM_BOOT_MS: '50', AUTHOR_LLM_URL: model.url, AUTHOR_LLM_MODEL: 'scripted', AUTHOR_LLM_TIMEOUT_S: '2', ADMIN_TOKEN, ...env },
+  const { t } = await listeningTestApp({
+    env: { ...ROOMY_LIMITS, RUNS_DIR: tempDir(), SIM_BOOT_MS: '50', AUTHOR_LLM_URL: model.url, AUTHOR_LLM_MODEL: 'scripted', AUTHOR_LLM_TIMEOUT_S: '2', ADMIN_TOKEN, ...env },
   });
-  await t.app.listen({ host: '127.0.0.1', port });
   const user = await signUp(t.app);
   const workers = options.workers === false ? [] : allModules(t.app.modules).flatMap((m) => m.workers ?? []);
   for (const w of workers) w.start();

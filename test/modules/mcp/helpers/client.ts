@@ -3,31 +3,19 @@
 // that the resource they describe is the server it connects to). The app runs its own
 // background workers, as `serve` does: the device lifecycle job boots a device a lease
 // starts, and the cloud-run job runs what run_start queues.
-import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { allModules } from '../../../../src/build-modules.js';
-import { createTestApp, type TestAppOptions } from '../../../helpers/app.js';
+import type { TestAppOptions } from '../../../helpers/app.js';
+import { listeningTestApp } from '../../../helpers/listening-app.js';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../../helpers/listening-app.js';
 
 /** The app listening on 127.0.0.1 with BASE_URL set to it, its workers running (unless `workers: false`). */
 export async function listeningApp(options: TestAppOptions & { workers?: boolean } = {}) {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const t = await createTestApp({ ...options, env: { BASE_URL: baseUrl, SIM_BOOT_MS: '20', ...options.env } });
-  await t.app.listen({ host: '127.0.0.1', port });
+  const { t, baseUrl } = await listeningTestApp({ ...options, env: { SIM_BOOT_MS: '20', ...options.env } });
   const workers = options.workers === false ? [] : allModules(t.app.modules).flatMap((module) => module.workers ?? []);
   for (const worker of workers) worker.start();
   return {
