@@ -3,18 +3,14 @@
 // win; a device that cannot boot fails its run with a readable reason; a device deleted
 // before any worker took its run ends the run stopped.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { allModules } from '../../../src/build-modules.js';
 import { createLifecycleWorker, SimFaults, SimHost } from '../../../src/modules/devices/index.js';
-import { closeWorld, LONG, WALK, blockMacro, cloudDevice, deviceState, ended, historyOf, macroEvents, postRun, running, startedRun, world, type World } from './helpers/device-run-world.js';
+import { blockMacro, closeWorld, cloudDevice, deviceState, ended, historyOf, LONG, macroEvents, postRun, running, servedWorld, startedRun, WALK, world, type World } from './helpers/device-run-world.js';
 import { removeTempDirs } from './helpers/runner.js';
 
 describe('with the app\'s own workers', () => {
   let w: World;
   beforeAll(async () => {
-    w = await world();
-    // What `serve` starts: every module's workers.
-    w.workers = allModules(w.t.app.modules).flatMap((m) => m.workers ?? []);
-    for (const x of w.workers) x.start();
+    w = await servedWorld();
   });
   afterAll(async () => {
     await closeWorld(w);

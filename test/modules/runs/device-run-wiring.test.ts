@@ -6,17 +6,13 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { allModules } from '../../../src/build-modules.js';
-import { closeWorld, LONG, WALK, blockMacro, cloudDevice, deviceState, ended, getRun, historyOf, macroEvents, running, startedRun, world, type World } from './helpers/device-run-world.js';
+import { blockMacro, closeWorld, cloudDevice, deviceState, ended, getRun, historyOf, LONG, macroEvents, running, servedWorld, startedRun, WALK, type World } from './helpers/device-run-world.js';
 import { removeTempDirs } from './helpers/runner.js';
 
 describe('with the app\'s own workers', () => {
   let w: World;
   beforeAll(async () => {
-    w = await world();
-    // What `serve` starts: every module's workers.
-    w.workers = allModules(w.t.app.modules).flatMap((m) => m.workers ?? []);
-    for (const x of w.workers) x.start();
+    w = await servedWorld();
   });
   afterAll(async () => {
     await closeWorld(w);

@@ -4,19 +4,16 @@
 // note; under RUN_TRACE=failures the trace goes with a run that ends finished, by the state the
 // run records (a stop that landed turns a finished run stopped, and its trace is kept).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { allModules } from '../../../src/build-modules.js';
 import { DEMO_APP_PACKAGE, type ActionEnv } from '../../../src/modules/devices/index.js';
 import { finished } from '../../../src/modules/runs/outcome.js';
 import { type RunTrace, RunTracing } from '../../../src/modules/runs/trace/run-tracing.js';
-import { blockMacro, closeWorld, cloudDevice, ended, startedRun, world, type World } from './helpers/device-run-world.js';
+import { blockMacro, closeWorld, cloudDevice, ended, servedWorld, startedRun, type World } from './helpers/device-run-world.js';
 import { insertHistoryRecord, newExecutionId } from './helpers/records.js';
 import { removeTempDirs } from './helpers/runner.js';
 
 let w: World;
 beforeAll(async () => {
-  w = await world();
-  w.workers = allModules(w.t.app.modules).flatMap((m) => m.workers ?? []);
-  for (const x of w.workers) x.start();
+  w = await servedWorld();
 });
 afterAll(async () => {
   await closeWorld(w);

@@ -4,9 +4,8 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { allModules } from '../../../src/build-modules.js';
 import { DEMO_APP_PACKAGE } from '../../../src/modules/devices/index.js';
-import { blockMacro, closeWorld, cloudDevice, ended, startedRun, world, type World } from './helpers/device-run-world.js';
+import { blockMacro, closeWorld, cloudDevice, ended, servedWorld, startedRun, type World } from './helpers/device-run-world.js';
 import { removeTempDirs } from './helpers/runner.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -24,9 +23,7 @@ const PROGRAM = {
 
 let w: World;
 beforeAll(async () => {
-  w = await world();
-  w.workers = allModules(w.t.app.modules).flatMap((m) => m.workers ?? []);
-  for (const x of w.workers) x.start();
+  w = await servedWorld();
 });
 afterAll(async () => {
   await closeWorld(w);

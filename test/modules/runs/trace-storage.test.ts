@@ -3,24 +3,16 @@
 // trace deleted with the run's history record (as its logs are), the leased retention sweep,
 // and RUN_TRACE=failures and off.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { allModules } from '../../../src/build-modules.js';
 import { DEMO_APP_PACKAGE } from '../../../src/modules/devices/index.js';
 import { RunTracing } from '../../../src/modules/runs/trace/run-tracing.js';
 import { deleteUnshownPictures, KnownPictures, readFrames, traceOfRun, traceWriter } from '../../../src/modules/runs/trace/store.js';
 import { sweepTraces } from '../../../src/modules/runs/trace/sweeper.js';
-import { blockMacro, closeWorld, cloudDevice, ended, startedRun, world, type World } from './helpers/device-run-world.js';
+import { blockMacro, closeWorld, cloudDevice, ended, servedWorld, startedRun, type World } from './helpers/device-run-world.js';
 import { insertHistoryRecord, newExecutionId } from './helpers/records.js';
 import { removeTempDirs } from './helpers/runner.js';
 
 const OK = { version: 1, steps: [{ type: 'open_app', package: DEMO_APP_PACKAGE }, { type: 'tap', element_id: 'row_beans' }, { type: 'key', key: 'BACK' }] };
 const FAILS = { version: 1, steps: [{ type: 'open_app', package: DEMO_APP_PACKAGE }, { type: 'tap', selector: { text: 'Nowhere to be seen' }, timeout_ms: 300 }] };
-
-async function started(env: Record<string, string> = {}) {
-  const w = await world(env);
-  w.workers = allModules(w.t.app.modules).flatMap((m) => m.workers ?? []);
-  for (const x of w.workers) x.start();
-  return w;
-}
 
 async function runTo(w: World, program: unknown) {
   const run = await startedRun(w, await cloudDevice(w), await blockMacro(w, program));
@@ -44,7 +36,7 @@ const pictureIds = async (w: World) => (await w.t.db.kysely.selectFrom('run_trac
 
 describe('RUN_TRACE=on (default)', () => {
   let w: World;
-  beforeAll(async () => (w = await started()));
+  beforeAll(async () => (w = await servedWorld()));
   afterAll(async () => {
     await closeWorld(w);
     removeTempDirs();
@@ -204,8 +196,8 @@ describe('RUN_TRACE=failures and off', () => {
   let failures: World;
   let off: World;
   beforeAll(async () => {
-    failures = await started({ RUN_TRACE: 'failures' });
-    off = await started({ RUN_TRACE: 'off' });
+    failures = await servedWorld({ RUN_TRACE: 'failures' });
+    off = await servedWorld({ RUN_TRACE: 'off' });
   });
   afterAll(async () => {
     await closeWorld(failures);

@@ -1,6 +1,7 @@
 // What the device-and-run wiring tests share: an app with a user and a key (runs and their
 // history), block macros to run, a cloud device, and reading a run, its device and its history.
 import { expect } from 'vitest';
+import { allModules } from '../../../../src/build-modules.js';
 import { DEMO_APP_PACKAGE } from '../../../../src/modules/devices/index.js';
 import { createTestApp, type TestApp, type TestStorage } from '../../../helpers/app.js';
 import { ROOMY_LIMITS } from '../../../helpers/code-sync.js';
@@ -20,6 +21,14 @@ export async function world(env: Record<string, string> = {}): Promise<World> {
   const user = await signUp(t.app);
   const key = (await createKey(t.app, user, { scopes: ['macros:run', 'runs:read'] })).key;
   return { t, user, headers: withKey(key), workers: [] };
+}
+
+/** A world with every module's workers running, as `serve` starts them. */
+export async function servedWorld(env: Record<string, string> = {}): Promise<World> {
+  const w = await world(env);
+  w.workers = allModules(w.t.app.modules).flatMap((m) => m.workers ?? []);
+  for (const x of w.workers) x.start();
+  return w;
 }
 
 export async function closeWorld(w: World | undefined): Promise<void> {
