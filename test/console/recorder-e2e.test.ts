@@ -5,8 +5,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test, vi } from 'vitest';
-import { createTestApp } from '../helpers/app.js';
-import { freePort } from '../helpers/redis-server.js';
+import { listeningTestApp } from '../helpers/listening-app.js';
 import { signUp } from './flows-account.js';
 import { recorder } from './flows-recorder.js';
 import { buildConsoleIfStale, launchChromium, skipReason, VIEWPORT } from './harness.js';
@@ -23,9 +22,7 @@ describe.skipIf(skip !== null)(skip ? `the recorder in the console (skipped: ${s
   beforeAll(async () => {
     buildConsoleIfStale();
     // A code macro's run reaches its device through BASE_URL: the address the app listens on.
-    const port = await freePort();
-    w.t = await createTestApp({ clock: new WallClock(), env: { BASE_URL: `http://127.0.0.1:${port}` } });
-    w.base = await w.t.app.listen({ port, host: '127.0.0.1' });
+    ({ t: w.t, baseUrl: w.base } = await listeningTestApp({ clock: new WallClock() }));
     w.browser = await launchChromium();
     // axe-core is injected as a script, which the console's CSP would refuse.
     w.context = await w.browser.newContext({ viewport: VIEWPORT, bypassCSP: true, reducedMotion: 'reduce' });

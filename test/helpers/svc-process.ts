@@ -2,6 +2,7 @@
 // second process: its standard error is collected so a test can wait for a line, and it is
 // killed when the test ends if it is still running.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { freePort } from './listening-app.js';
 import { TEST_DATABASE_URL } from './engine.js';
 
 export interface SvcProcess {
@@ -11,6 +12,10 @@ export interface SvcProcess {
   /** SIGTERM, then the exit code once it has exited. */
   stop(): Promise<number | null>;
   kill(): void;
+  /** The exit code once it has exited by itself or been stopped. */
+  exited: Promise<number | null>;
+  /** What it has written to standard error so far. */
+  stderr(): string;
 }
 
 /** DATABASE_URL for a child process that must use the test's PostgreSQL schema. */
@@ -53,5 +58,33 @@ export function spawnSvc(command: string, env: Record<string, string>): SvcProce
     kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
+    exited,
+    stderr: () => stderr,
   };
+}
+
+/** The line `serve` prints once it listens, with its base URL. */
+const LISTENING = /API:\s+(\S+)\/api/;
+const ATTEMPTS = 5;
+
+/**
+ * `serve` on a port free a moment before (`env` gets it: PORT, and BASE_URL where the process
+ * must name its own address). When a parallel test process took the port meanwhile, the child
+ * stops on EADDRINUSE and another port is tried. Answers once it listens.
+ */
+export async function serveOnFreePort(env: (port: number) => Record<string, string>, timeoutMs = 30_000): Promise<{ svc: SvcProcess; port: number; base: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const svc = spawnSvc('serve', { PORT: String(port), HOST: '127.0.0.1', ...env(port) });
+    const listening = svc.waitForStderr(LISTENING, timeoutMs).then(
+      () => true,
+      (error: unknown) => error,
+    );
+    const outcome = await Promise.race([listening, svc.exited.then(() => false)]);
+    if (outcome === true) return { svc, port, base: `http://127.0.0.1:${port}` };
+    // A child still going (it never said it listens) is killed; the wait for its line ends by its own time-out.
+    svc.kill();
+    if (outcome === false && svc.stderr().includes('EADDRINUSE') && attempt < ATTEMPTS) continue;
+    throw outcome instanceof Error ? outcome : new Error(`serve stopped before it listened; it wrote: ${svc.stderr().slice(0, 2000)}`);
+  }
 }

@@ -4,13 +4,12 @@
 // the other process later replays the kept answer. SQLite is one process's database by
 // design (ARCHITECTURE.md), so this file runs on PostgreSQL only.
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createTestApp, type TestApp, type TestStorage } from '../helpers/app.js';
 import { TEST_DATABASE_URL } from '../helpers/engine.js';
 import { createCloudDevice } from '../helpers/resources.js';
-import { databaseUrlFor, spawnSvc, type SvcProcess } from '../helpers/svc-process.js';
+import { databaseUrlFor, serveOnFreePort, type SvcProcess } from '../helpers/svc-process.js';
 import { createKey, signUp } from '../helpers/users.js';
 
 const SECRET_KEY = randomBytes(32).toString('hex');
@@ -22,19 +21,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function serveOn(port: number): Promise<string> {
-  const child = spawnSvc('serve', { SECRET_KEY, DATABASE_URL: databaseUrlFor(t?.storage.pgSchema), PORT: String(port), HOST: '127.0.0.1', RUN_WORKERS: 'false', RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_ACCOUNT: '100000' });
-  children.push(child);
-  const base = `http://127.0.0.1:${port}`;
-  await expect.poll(async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.status, { timeout: 20_000, interval: 100 }).toBe(200);
+async function serve(): Promise<string> {
+  const { svc, base } = await serveOnFreePort(() => ({ SECRET_KEY, DATABASE_URL: databaseUrlFor(t?.storage.pgSchema), RUN_WORKERS: 'false', RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_ACCOUNT: '100000' }), 20_000);
+  children.push(svc);
   return base;
 }
 
@@ -46,7 +35,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL: one Idempotency-Key, two server
     const key = (await createKey(t.app, user, { scopes: ['macros:run'] })).key;
     const device = (await createCloudDevice(t.app, user, { name: 'Shared' })).id as number;
     const macro = await t.app.inject({ method: 'POST', url: '/api/macros', headers: user.auth, payload: { name: 'Long', kind: 'block', blocks: { version: 1, steps: [{ type: 'wait', ms: 600000 }] } } });
-    const [a, b] = await Promise.all([serveOn(await freePort()), serveOn(await freePort())]);
+    const [a, b] = await Promise.all([serve(), serve()]);
     const idem = `across-${randomBytes(4).toString('hex')}`;
     const send = (base: string) =>
       fetch(`${base}/api/hosted/devices/${device}/run`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': idem }, body: JSON.stringify({ macro_id: macro.json().id }) }).then(async (r) => ({

@@ -7,7 +7,6 @@
 // thread queue their webhook deliveries.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -15,7 +14,7 @@ import { sqliteFileIn } from '../../src/db/database.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { newStorage } from '../helpers/app.js';
 import { TEST_DATABASE_URL } from '../helpers/engine.js';
-import { databaseUrlFor, spawnSvc, type SvcProcess } from '../helpers/svc-process.js';
+import { databaseUrlFor, serveOnFreePort, type SvcProcess } from '../helpers/svc-process.js';
 import { createKey } from '../helpers/users.js';
 import { createEndpoint } from '../helpers/webhooks.js';
 import { type CloudWorld, cloudDevice, cloudWorld, codeMacro } from '../modules/runs/helpers/cloud-world.js';
@@ -26,33 +25,21 @@ let w: CloudWorld;
 let child: SvcProcess;
 let base: string;
 
-/** A port free a moment ago: the child's BASE_URL must name its own address, where a Python run's device calls go. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 beforeAll(async () => {
   const clock = new ManualClock(Date.now());
-  const port = await freePort();
   const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
   w = TEST_DATABASE_URL ? await cloudWorld({ clock, env }) : await cloudWorld({ clock, env, shareWith: { ...newStorage(), sqliteFile: sqliteFileIn(dir) } });
-  child = spawnSvc('serve', {
+  // BASE_URL names the child's own address, where a Python run's device calls go.
+  ({ svc: child, base } = await serveOnFreePort((port) => ({
     SECRET_KEY: randomBytes(32).toString('hex'),
     DATA_DIR: dir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
     BASE_URL: `http://127.0.0.1:${port}`,
     DATABASE_URL: databaseUrlFor(w.t.storage.pgSchema),
     RUNS_DIR: tempDir(),
     SIM_BOOT_MS: '0',
     RATE_LIMIT_PER_KEY: '100000',
     RATE_LIMIT_PER_ACCOUNT: '100000',
-  });
-  [, base] = await child.waitForStderr(/API:\s+(\S+)\/api/, 30_000);
+  })));
 }, 40_000);
 afterAll(async () => {
   await child?.stop();
