@@ -3,10 +3,12 @@
 // stored fails alone (a savepoint), so the run's end and the trace's end still commit, with a
 // note; under RUN_TRACE=failures the trace goes with a run that ends finished, by the state the
 // run records (a stop that landed turns a finished run stopped, and its trace is kept).
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEMO_APP_PACKAGE, type ActionEnv } from '../../../src/modules/devices/index.js';
+import { type ActionEnv, DEMO_APP_PACKAGE, frameOfScreen } from '../../../src/modules/devices/index.js';
 import { finished } from '../../../src/modules/runs/outcome.js';
 import { type RunTrace, RunTracing } from '../../../src/modules/runs/trace/run-tracing.js';
+import { KnownPictures, readFrames, StepInserts, storeTraceEnd } from '../../../src/modules/runs/trace/store.js';
 import { blockMacro, closeWorld, cloudDevice, ended, servedWorld, startedRun, type World } from './helpers/device-run-world.js';
 import { insertHistoryRecord, newExecutionId } from './helpers/records.js';
 import { removeTempDirs } from './helpers/runner.js';
@@ -74,6 +76,18 @@ test('a last batch that cannot be stored fails alone: the rest of the end transa
   // Nothing of the failed batch stayed: seq 3 was undone with it.
   expect(await stepSeqs(pk)).toEqual([1, 2]);
   expect(warnings).toEqual([{ fields: expect.objectContaining({ run_id: -201 }), message: 'run trace: could not be finished' }]);
+});
+
+test('a picture this process remembers as stored but the sweep deleted is stored again by the second try, inside the end transaction', async () => {
+  const tracing = new RunTracing({ db: w.t.db, clock: w.t.clock, settings: w.t.config.runTrace });
+  const { pk } = await begun(tracing, -250);
+  const frame = await frameOfScreen(await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 9, g: 99, b: 199 } } }).jpeg().toBuffer());
+  const shared = { db: w.t.db.kysely, known: new KnownPictures(), inserts: new StepInserts() };
+  shared.known.add([frame.id]);
+  const problem = await w.t.db.kysely.transaction().execute((trx) => storeTraceEnd(trx, shared, pk, { steps: [], frames: [frame], framesCapped: false }, { endedAt: 777 }));
+  expect(problem).toBeUndefined();
+  expect((await readFrames(w.t.db.kysely, pk)).get(frame.id)?.equals(frame.jpeg)).toBe(true);
+  expect(Number((await traceRow(pk))!.ended_at)).toBe(777);
 });
 
 describe('RUN_TRACE=failures', () => {

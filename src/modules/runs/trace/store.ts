@@ -127,13 +127,13 @@ export interface TraceStoreShared {
 
 /** One batch in the caller's transaction: the frames it shows, its steps, and what it says of the trace (capped, and its end). */
 async function storeBatch(trx: Db, shared: TraceStoreShared, executionPk: number, batch: TraceBatch, now: number, end?: TraceEnd): Promise<void> {
-  const frames = end?.finalFrame ? [...batch.frames, end.finalFrame] : batch.frames;
-  await insertFrames(trx, executionPk, frames, now, shared.known);
+  await insertFrames(trx, executionPk, framesOf(batch, end), now, shared.known);
   if (batch.steps.length > 0) await trx.executeQuery(shared.inserts.of(shared.db, executionPk, batch.steps));
   if (batch.framesCapped || end) await trx.updateTable('run_traces').set({ ...(batch.framesCapped ? { frames_capped: 1 } : {}), ...(end ? endOf(end) : {}) }).where('execution_pk', '=', executionPk).execute();
 }
 
-const framesOf = (batch: TraceBatch, end?: TraceEnd) => (end?.finalFrame ? [...batch.frames, end.finalFrame] : batch.frames).map((f) => f.id);
+/** The frames a batch shows, with a failed run's last one when it carries the end. */
+const framesOf = (batch: TraceBatch, end?: TraceEnd) => (end?.finalFrame ? [...batch.frames, end.finalFrame] : batch.frames);
 
 /** Adds a sentence to the trace's notes (a write that failed), up to MAX_NOTES. */
 async function addNote(trx: Db, executionPk: number, message: string): Promise<void> {
@@ -149,7 +149,7 @@ export function traceWriter(db: Db, executionPk: number, now: () => number, know
   const shared = { db, known, inserts };
   return {
     async write(batch: TraceBatch) {
-      const ids = framesOf(batch);
+      const ids = framesOf(batch).map((f) => f.id);
       await twice(async (retry) => {
         if (retry) known.forget(ids);
         await db.transaction().execute((trx) => storeBatch(trx, shared, executionPk, batch, now()));
@@ -170,12 +170,11 @@ const endOf = (end: TraceEnd) => ({ ended_at: end.endedAt, final_frame: end.fina
  * pictures) and the trace says which steps were lost. Answers what went wrong, for the operator's log; nothing when all was stored.
  */
 export async function storeTraceEnd(trx: Transaction<Database>, shared: TraceStoreShared, executionPk: number, batch: TraceBatch, end: TraceEnd): Promise<string | undefined> {
-  const ids = framesOf(batch, end);
-  const attempt = () => inSavepoint(trx, 'trace_end', () => storeBatch(trx, shared, executionPk, batch, end.endedAt, end));
+  const ids = framesOf(batch, end).map((f) => f.id);
   try {
-    await attempt().catch(() => {
-      shared.known.forget(ids);
-      return attempt();
+    await twice(async (retry) => {
+      if (retry) shared.known.forget(ids);
+      await inSavepoint(trx, 'trace_end', () => storeBatch(trx, shared, executionPk, batch, end.endedAt, end));
     });
     shared.known.add(ids);
     return undefined;
@@ -184,7 +183,7 @@ export async function storeTraceEnd(trx: Transaction<Database>, shared: TraceSto
     const message = `${what} could not be stored: ${messageOf(error)}`;
     try {
       await inSavepoint(trx, 'trace_end', async () => {
-        await trx.updateTable('run_traces').set({ ended_at: end.endedAt, final_ui_tree: end.finalUiTree ? JSON.stringify(end.finalUiTree) : null }).where('execution_pk', '=', executionPk).execute();
+        await trx.updateTable('run_traces').set(endOf({ ...end, finalFrame: undefined })).where('execution_pk', '=', executionPk).execute();
         await addNote(trx, executionPk, message);
       });
     } catch (alone) {
