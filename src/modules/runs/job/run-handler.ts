@@ -6,9 +6,9 @@
 import type { Lease } from '../../../db/jobs/kind.js';
 import type { JobHandlers, JobLog } from '../../../db/jobs/worker.js';
 import { type DeviceHost, DeviceNotFoundError, DeviceNotReadyError, DeviceStoppedWhileWaitingError } from '../../devices/index.js';
+import type { ExecutedRun } from '../executor/execute-run.js';
 import type { RunExecutor } from '../executor/run-executor.js';
-import type { TraceEnding } from '../trace/run-tracing.js';
-import { failed, type RunOutcome, stopped } from '../outcome.js';
+import { failed, stopped } from '../outcome.js';
 import { type AppliedRoute, applyProxyRoute, clearLeftoverRoute, type ProxyRoutePlan } from './proxy-route.js';
 import type { ProxyExitCheck, RunReadiness } from './readiness.js';
 import type { CloudRunJob } from './run-job.js';
@@ -44,15 +44,15 @@ export function runHandlers(deps: RunHandlerDeps): JobHandlers<CloudRunJob> {
     };
   }
 
-  /** `ended.traceEnding`: set when the run was executed, for its end's transaction. */
-  async function execute(lease: Lease, userId: number, deviceId: number, signal: AbortSignal, ended: { traceEnding?: TraceEnding }): Promise<RunOutcome> {
+  /** How the run ended, with its trace's end when it was executed (for the end's transaction). */
+  async function execute(lease: Lease, userId: number, deviceId: number, signal: AbortSignal): Promise<ExecutedRun> {
     try {
       await deps.readiness.startAndWait({ userId }, { id: deviceId }, { signal });
     } catch (error) {
-      if (signal.aborted) return stopped();
+      if (signal.aborted) return { outcome: stopped() };
       // Its owner stopped or deleted the device before it was ready: the run was stopped with it (§9), not failed.
-      if (error instanceof DeviceStoppedWhileWaitingError) return stopped(null, `the device was ${error.how}`);
-      return failed(`the device did not become ready: ${messageOf(error)}`);
+      if (error instanceof DeviceStoppedWhileWaitingError) return { outcome: stopped(null, `the device was ${error.how}`) };
+      return { outcome: failed(`the device did not become ready: ${messageOf(error)}`) };
     }
     let proxyUrl: string | undefined;
     let plan: ProxyRoutePlan | undefined;
@@ -65,16 +65,16 @@ export function runHandlers(deps: RunHandlerDeps): JobHandlers<CloudRunJob> {
           await recordProxyExit(deps, lease, exit);
         }
       } catch (error) {
-        return failed(`the device's proxy could not be checked: ${messageOf(error)}`);
+        return { outcome: failed(`the device's proxy could not be checked: ${messageOf(error)}`) };
       }
     }
-    if (signal.aborted) return stopped();
+    if (signal.aborted) return { outcome: stopped() };
     let applied: AppliedRoute | null = null;
     if (plan) {
       try {
         applied = await route(lease.id, deviceId, plan);
       } catch (error) {
-        return failed(`the device could not be routed through its proxy: ${messageOf(error)}`);
+        return { outcome: failed(`the device could not be routed through its proxy: ${messageOf(error)}`) };
       }
     }
     try {
@@ -82,11 +82,9 @@ export function runHandlers(deps: RunHandlerDeps): JobHandlers<CloudRunJob> {
       try {
         claimed = await deps.executor.load(lease.id, { signal, proxyUrl, onStarted: () => markRunning(deps, lease) });
       } catch (error) {
-        return failed(`the run could not start: ${messageOf(error)}`);
+        return { outcome: failed(`the run could not start: ${messageOf(error)}`) };
       }
-      const executed = await deps.executor.execute(claimed);
-      ended.traceEnding = executed.traceEnding;
-      return executed.outcome;
+      return await deps.executor.execute(claimed);
     } finally {
       // Before the run ends (and the device is free for another run or a stop), never after.
       await applied?.teardown();
@@ -124,8 +122,8 @@ export function runHandlers(deps: RunHandlerDeps): JobHandlers<CloudRunJob> {
       }
       const stop = deps.stops.watch(run.id);
       try {
-        const executed: { traceEnding?: TraceEnding } = {};
-        let outcome = await execute(lease, run.user_id, run.device_id, AbortSignal.any([jobSignal, stop.signal]), executed);
+        const executed = await execute(lease, run.user_id, run.device_id, AbortSignal.any([jobSignal, stop.signal]));
+        let outcome = executed.outcome;
         if (outcome.state === 'stopped' && deps.stops.closing) outcome = failed('the worker shut down during the run');
         const ended = await endRun(deps, lease, outcome, executed.traceEnding);
         if (!ended) deps.log.warn({ job: deps.kind.name, id: run.id }, 'a run ended after its worker lost its lease; another worker ended it');
